@@ -1,0 +1,55 @@
+"""The one codec: every byte Agon writes or reads goes through here."""
+
+from __future__ import annotations
+
+from typing import Any, TypeVar
+
+import msgspec
+
+T = TypeVar("T")
+
+_json = msgspec.json.Encoder()
+_canonical = msgspec.json.Encoder(order="sorted")
+
+
+def encode(obj: Any) -> bytes:
+    """JSON bytes of a message, in declaration order."""
+    return _json.encode(obj)
+
+
+def canonical(obj: Any) -> bytes:
+    """JSON bytes with object keys sorted: the same value gives the same bytes on any machine."""
+    return _canonical.encode(obj)
+
+
+def decode(data: bytes | str, type: type[T]) -> T:
+    """Decode and validate; raises msgspec.ValidationError / msgspec.DecodeError on bad input."""
+    return msgspec.json.decode(data, type=type, strict=True)
+
+
+def to_builtins(obj: Any) -> Any:
+    """Plain JSON values (dicts, lists, strings, numbers) of a message."""
+    return msgspec.to_builtins(obj, order="sorted")
+
+
+def convert(obj: Any, type: type[T]) -> T:
+    """Validate plain values as a message type."""
+    return msgspec.convert(obj, type=type, strict=True)
+
+
+def decode_untrusted(data: bytes | str, type: type[T]) -> T:
+    """Decode bytes from the network, turning every failure into a Refused with a stable code:
+    ``protocol/bad_frame`` (not JSON), ``protocol/unknown_message`` (a tag no message has) or
+    ``protocol/bad_field`` (a field missing or of the wrong type; the message names the field)."""
+    from protocol import errors
+
+    try:
+        return msgspec.json.decode(data, type=type, strict=True)
+    except msgspec.ValidationError as exc:
+        text = str(exc)
+        top_level_tag = text.startswith("Invalid value") and text.endswith("`$.type`")
+        if top_level_tag or text == "Object missing required field `type`":
+            raise errors.Refused(errors.UNKNOWN_MESSAGE, f"unknown message type: {text}") from None
+        raise errors.Refused(errors.BAD_FIELD, text) from None
+    except msgspec.DecodeError as exc:
+        raise errors.Refused(errors.BAD_FRAME, f"not a JSON message: {exc}") from None

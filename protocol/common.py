@@ -1,0 +1,39 @@
+"""Small types shared by the engine's and every ruleset's messages."""
+
+from __future__ import annotations
+
+from typing import Literal
+
+import msgspec
+
+Role = Literal["gm", "player", "spectator", "auditor"]
+DiceMode = Literal["server", "physical"]
+
+
+class Actor(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    """Who caused an event: a principal (a seat id such as ``gm`` or ``player:ann``) and its role."""
+
+    principal: str
+    role: Role
+
+
+class Seat(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    """A place at the table: the GM's, or a player's bound to the contestants they control."""
+
+    id: str
+    role: Literal["gm", "player"]
+    contestants: list[str] = []
+
+
+class Dice(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    """Faces rolled for one event.
+
+    Server dice: face j is derived from HMAC-SHA256(seed, key ‖ first + j), so an auditor holding the
+    revealed seed can check it. Physical dice: typed in at the table; ``key`` and ``first`` are 0.
+    """
+
+    source: DiceMode
+    sides: list[int]
+    faces: list[int]
+    key: int = 0
+    first: int = 0

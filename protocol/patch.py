@@ -1,0 +1,372 @@
+"""JSON Patch (RFC 6902) over JSON Pointers (RFC 6901): the ops, a diff, an apply and a view hash.
+
+Documents are plain JSON values: dicts with string keys, lists, strings, ints, floats, bools and None.
+``diff`` is type-strict (``True``, ``1`` and ``1.0`` are three different values), so a patch never
+loses a change of JSON type; the ``test`` op compares as RFC 6902 says (numbers numerically, but a
+boolean is never a number).
+"""
+
+from __future__ import annotations
+
+import copy
+import hashlib
+import math
+import re
+from collections.abc import Iterable
+from typing import Any, TypeAlias, assert_never
+
+import msgspec
+
+from protocol.codec import canonical
+
+__all__ = [
+    "Add",
+    "Copy",
+    "Json",
+    "Move",
+    "Op",
+    "PatchError",
+    "Remove",
+    "Replace",
+    "Test",
+    "apply",
+    "diff",
+    "escape",
+    "parse_pointer",
+    "to_pointer",
+    "unescape",
+    "view_hash",
+]
+
+Json: TypeAlias = Any
+"""A plain JSON value: dict[str, Json] | list[Json] | str | int | float | bool | None."""
+
+
+class Add(msgspec.Struct, frozen=True, forbid_unknown_fields=True, tag_field="op", tag="add"):
+    """Insert ``value`` at ``path``: a new object member, an array element (``-`` appends), or the root."""
+
+    path: str
+    value: Json
+
+
+class Remove(msgspec.Struct, frozen=True, forbid_unknown_fields=True, tag_field="op", tag="remove"):
+    """Remove the existing value at ``path``."""
+
+    path: str
+
+
+class Replace(msgspec.Struct, frozen=True, forbid_unknown_fields=True, tag_field="op", tag="replace"):
+    """Replace the existing value at ``path`` with ``value``."""
+
+    path: str
+    value: Json
+
+
+class Move(msgspec.Struct, frozen=True, forbid_unknown_fields=True, tag_field="op", tag="move"):
+    """Remove the value at ``from`` and add it at ``path``."""
+
+    from_: str = msgspec.field(name="from")
+    path: str = msgspec.field()
+
+
+class Copy(msgspec.Struct, frozen=True, forbid_unknown_fields=True, tag_field="op", tag="copy"):
+    """Add a copy of the value at ``from`` at ``path``."""
+
+    from_: str = msgspec.field(name="from")
+    path: str = msgspec.field()
+
+
+class Test(msgspec.Struct, frozen=True, forbid_unknown_fields=True, tag_field="op", tag="test"):
+    """Fail the whole patch unless the value at ``path`` equals ``value``."""
+
+    path: str
+    value: Json
+
+
+Op: TypeAlias = Add | Remove | Replace | Move | Copy | Test
+
+
+class PatchError(ValueError):
+    """A patch cannot be applied: a bad pointer, a missing target, or a failed ``test``."""
+
+    def __init__(self, path: str, message: str) -> None:
+        super().__init__(f"{path!r}: {message}")
+        self.path = path
+        self.message = message
+
+
+# --- JSON Pointer (RFC 6901) ---------------------------------------------------------------------------
+
+_BAD_ESCAPE = re.compile(r"~(?![01])")
+_INDEX = re.compile(r"0|[1-9][0-9]*")
+
+
+def escape(token: str) -> str:
+    """One reference token as it appears in a pointer: ``~`` becomes ``~0``, then ``/`` becomes ``~1``."""
+    return token.replace("~", "~0").replace("/", "~1")
+
+
+def unescape(token: str) -> str:
+    """The inverse of ``escape``: ``~1`` becomes ``/``, then ``~0`` becomes ``~``."""
+    return token.replace("~1", "/").replace("~0", "~")
+
+
+def to_pointer(tokens: Iterable[str | int]) -> str:
+    """The pointer to a location given by object keys and array indices; no tokens is the root, ``""``."""
+    return "".join("/" + escape(str(token)) for token in tokens)
+
+
+def parse_pointer(pointer: str) -> list[str]:
+    """The unescaped reference tokens of a pointer; raises PatchError on a malformed one."""
+    if pointer == "":
+        return []
+    if not pointer.startswith("/"):
+        raise PatchError(pointer, "a JSON Pointer is empty or starts with '/'")
+    raw = pointer[1:].split("/")
+    for token in raw:
+        if _BAD_ESCAPE.search(token):
+            raise PatchError(pointer, "'~' must be followed by '0' or '1'")
+    return [unescape(token) for token in raw]
+
+
+# --- diff ----------------------------------------------------------------------------------------------
+
+_encoder = msgspec.json.Encoder()
+
+
+def _same(a: Json, b: Json) -> bool:
+    """Equal as JSON documents *and* in Python type (so ``True``, ``1`` and ``1.0`` all differ)."""
+    if a is b:
+        return True
+    if type(a) is not type(b):
+        return False
+    if isinstance(a, dict):
+        return len(a) == len(b) and all(k in b and _same(v, b[k]) for k, v in a.items())
+    if isinstance(a, list):
+        return len(a) == len(b) and all(_same(x, y) for x, y in zip(a, b, strict=True))
+    if isinstance(a, float):
+        if math.isnan(a) and math.isnan(b):
+            return True
+        return a == b and math.copysign(1.0, a) == math.copysign(1.0, b)
+    return bool(a == b)
+
+
+def diff(old: Json, new: Json) -> list[Op]:
+    """A patch turning ``old`` into ``new``; ``[]`` when they are the same document.
+
+    Objects are compared member by member. Arrays keep their common prefix and suffix, patch the
+    elements in between pairwise, then remove the surplus or add the missing elements (appending with
+    ``-`` at the end); when that takes several ops that together encode no shorter than replacing the
+    whole array, the array is replaced. Values in the ops may share structure with ``new``.
+    """
+    ops: list[Op] = []
+    _diff(old, new, "", ops)
+    return ops
+
+
+def _diff(old: Json, new: Json, path: str, ops: list[Op]) -> None:
+    if _same(old, new):
+        return
+    if isinstance(old, dict) and isinstance(new, dict):
+        for key in old:
+            if key not in new:
+                ops.append(Remove(f"{path}/{escape(key)}"))
+        for key, value in new.items():
+            child = f"{path}/{escape(key)}"
+            if key in old:
+                _diff(old[key], value, child, ops)
+            else:
+                ops.append(Add(child, value))
+    elif isinstance(old, list) and isinstance(new, list):
+        local: list[Op] = []
+        _diff_list(old, new, path, local)
+        if len(local) > 1 and len(_encoder.encode(local)) >= len(_encoder.encode(Replace(path, new))):
+            ops.append(Replace(path, new))
+        else:
+            ops.extend(local)
+    else:
+        ops.append(Replace(path, new))
+
+
+def _diff_list(old: list[Json], new: list[Json], path: str, ops: list[Op]) -> None:
+    n_old, n_new = len(old), len(new)
+    prefix = 0
+    while prefix < n_old and prefix < n_new and _same(old[prefix], new[prefix]):
+        prefix += 1
+    suffix = 0
+    while (
+        suffix < n_old - prefix and suffix < n_new - prefix and _same(old[n_old - 1 - suffix], new[n_new - 1 - suffix])
+    ):
+        suffix += 1
+    mid_old, mid_new = n_old - prefix - suffix, n_new - prefix - suffix
+    common = min(mid_old, mid_new)
+    for i in range(prefix, prefix + common):
+        _diff(old[i], new[i], f"{path}/{i}", ops)
+    if mid_old > mid_new:
+        for i in reversed(range(prefix + common, prefix + mid_old)):
+            ops.append(Remove(f"{path}/{i}"))
+    else:
+        for i in range(prefix + common, prefix + mid_new):
+            ops.append(Add(f"{path}/-" if suffix == 0 else f"{path}/{i}", new[i]))
+
+
+# --- apply ---------------------------------------------------------------------------------------------
+
+
+def _json_equal(a: Json, b: Json) -> bool:
+    """Equality as RFC 6902's ``test`` defines it: numbers by value, objects regardless of member order."""
+    if isinstance(a, bool) or isinstance(b, bool):
+        return type(a) is type(b) and a == b
+    if isinstance(a, int | float) and isinstance(b, int | float):
+        return a == b
+    if type(a) is not type(b):
+        return False
+    if isinstance(a, dict):
+        return len(a) == len(b) and all(k in b and _json_equal(v, b[k]) for k, v in a.items())
+    if isinstance(a, list):
+        return len(a) == len(b) and all(_json_equal(x, y) for x, y in zip(a, b, strict=True))
+    return bool(a == b)
+
+
+def _index(container: list[Json], token: str, pointer: str, *, end_ok: bool) -> int:
+    """The array index a token names; ``end_ok`` allows ``len`` and ``-`` (for ``add``)."""
+    if token == "-":
+        if end_ok:
+            return len(container)
+        raise PatchError(pointer, "'-' names no existing array element")
+    if not _INDEX.fullmatch(token):
+        raise PatchError(pointer, f"{token!r} is not an array index")
+    index = int(token)
+    if index > len(container) or (index == len(container) and not end_ok):
+        raise PatchError(pointer, f"index {index} is out of range for an array of length {len(container)}")
+    return index
+
+
+class _Doc:
+    """A document being patched: containers are copied on first write, so the input is never mutated.
+
+    ``_owned`` holds the containers this patch created (and keeps them alive, so their ids stay
+    unique); only those are written in place. Every other container may be shared with the input
+    document or an op's value, and is copied before it is changed.
+    """
+
+    def __init__(self, root: Json) -> None:
+        self.root = root
+        self._owned: dict[int, dict[str, Json] | list[Json]] = {}
+
+    def _own(self, node: dict[str, Json] | list[Json]) -> dict[str, Json] | list[Json]:
+        if id(node) in self._owned:
+            return node
+        mine = node.copy()
+        self._owned[id(mine)] = mine
+        return mine
+
+    @staticmethod
+    def _container(node: Json, pointer: str, tokens: list[str], depth: int) -> dict[str, Json] | list[Json]:
+        if isinstance(node, dict | list):
+            return node
+        where = to_pointer(tokens[:depth]) or "the document"
+        raise PatchError(pointer, f"{where} is not an object or array")
+
+    @staticmethod
+    def _member(node: dict[str, Json], pointer: str, tokens: list[str], depth: int) -> str:
+        """The name of an existing member of ``node``."""
+        token = tokens[depth]
+        if token not in node:
+            raise PatchError(pointer, f"no member {token!r} in {to_pointer(tokens[:depth]) or 'the document'}")
+        return token
+
+    def get(self, pointer: str, tokens: list[str]) -> Json:
+        node = self.root
+        for depth, token in enumerate(tokens):
+            container = self._container(node, pointer, tokens, depth)
+            if isinstance(container, dict):
+                node = container[self._member(container, pointer, tokens, depth)]
+            else:
+                node = container[_index(container, token, pointer, end_ok=False)]
+        return node
+
+    def parent(self, pointer: str, tokens: list[str]) -> dict[str, Json] | list[Json]:
+        """The writable container holding the last token's location, copying the way down to it."""
+        node = self.root = self._own(self._container(self.root, pointer, tokens, 0))
+        for depth, token in enumerate(tokens[:-1]):
+            child: dict[str, Json] | list[Json]
+            if isinstance(node, dict):
+                key = self._member(node, pointer, tokens, depth)
+                child = node[key] = self._own(self._container(node[key], pointer, tokens, depth + 1))
+            else:
+                index = _index(node, token, pointer, end_ok=False)
+                child = node[index] = self._own(self._container(node[index], pointer, tokens, depth + 1))
+            node = child
+        return node
+
+    def add(self, pointer: str, tokens: list[str], value: Json) -> None:
+        if not tokens:
+            self.root = value
+            return
+        node, last = self.parent(pointer, tokens), tokens[-1]
+        if isinstance(node, dict):
+            node[last] = value
+        else:
+            node.insert(_index(node, last, pointer, end_ok=True), value)
+
+    def remove(self, pointer: str, tokens: list[str]) -> Json:
+        if not tokens:
+            raise PatchError(pointer, "cannot remove the whole document")
+        node, last = self.parent(pointer, tokens), tokens[-1]
+        if isinstance(node, dict):
+            return node.pop(self._member(node, pointer, tokens, len(tokens) - 1))
+        return node.pop(_index(node, last, pointer, end_ok=False))
+
+    def replace(self, pointer: str, tokens: list[str], value: Json) -> None:
+        if not tokens:
+            self.root = value
+            return
+        node, last = self.parent(pointer, tokens), tokens[-1]
+        if isinstance(node, dict):
+            node[self._member(node, pointer, tokens, len(tokens) - 1)] = value
+        else:
+            node[_index(node, last, pointer, end_ok=False)] = value
+
+
+def apply(doc: Json, ops: Iterable[Op]) -> Json:
+    """The document ``ops`` turn ``doc`` into; raises PatchError if any op fails (all or nothing).
+
+    Pure: ``doc`` is never mutated. The result may share unchanged parts with ``doc`` and with the
+    values in ``ops``, so treat documents as immutable.
+    """
+    state = _Doc(doc)
+    for op in ops:
+        match op:
+            case Add(path=path, value=value):
+                state.add(path, parse_pointer(path), value)
+            case Remove(path=path):
+                state.remove(path, parse_pointer(path))
+            case Replace(path=path, value=value):
+                state.replace(path, parse_pointer(path), value)
+            case Move(from_=source, path=path):
+                from_tokens, tokens = parse_pointer(source), parse_pointer(path)
+                if from_tokens == tokens:
+                    state.get(source, from_tokens)
+                    continue
+                if tokens[: len(from_tokens)] == from_tokens:
+                    raise PatchError(path, f"cannot move {source!r} into one of its own children")
+                state.add(path, tokens, state.remove(source, from_tokens))
+            case Copy(from_=source, path=path):
+                value = copy.deepcopy(state.get(source, parse_pointer(source)))
+                state.add(path, parse_pointer(path), value)
+            case Test(path=path, value=value):
+                actual = state.get(path, parse_pointer(path))
+                if not _json_equal(actual, value):
+                    raise PatchError(path, f"test failed: expected {value!r}, found {actual!r}")
+            case _:
+                assert_never(op)
+    return state.root
+
+
+# --- desync check --------------------------------------------------------------------------------------
+
+
+def view_hash(doc: Json) -> str:
+    """First 16 hex digits of the SHA-256 of the canonical (sorted-key) JSON of ``doc``."""
+    return hashlib.sha256(canonical(doc)).hexdigest()[:16]

@@ -1,0 +1,87 @@
+"""The ruleset contract: a Decider made of pure functions. The engine knows rulesets only through this."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any, Generic, TypeVar
+
+import msgspec
+
+from protocol.common import Actor, Seat
+from protocol.events import Declaration, Revealed, RulesetCommand, RulesetEvent, Setup
+from server.engine.dice import Roller
+
+S = TypeVar("S")
+
+
+class Viewer(msgspec.Struct, frozen=True):
+    """Whose eyes a view is for. GMs and auditors see everything; a player sees what its seat may."""
+
+    principal: str
+    role: str
+    contestants: frozenset[str] = frozenset()
+
+    @property
+    def omniscient(self) -> bool:
+        return self.role in ("gm", "auditor")
+
+    def controls(self, contestant: str) -> bool:
+        return contestant in self.contestants
+
+
+class Window(msgspec.Struct, frozen=True):
+    """An open sealed-declaration window: its id and the participants expected to declare."""
+
+    id: str
+    expected: list[str]
+
+
+@dataclass(frozen=True)
+class Context:
+    """Everything a decision may depend on beyond the state: who, when, and the dice."""
+
+    actor: Actor
+    seats: Sequence[Seat]
+    now: str
+    version: int  # the version the decision's first event will get
+    dice: Roller
+    salt: str  # fresh random hex for this decision's commitments
+
+    def controlled_by(self, contestant: str) -> Seat | None:
+        """The player seat that controls a contestant; None for one the GM runs."""
+        for seat in self.seats:
+            if seat.role == "player" and contestant in seat.contestants:
+                return seat
+        return None
+
+    def may_act_for(self, contestant: str) -> bool:
+        """A player acts for its own contestants; a GM for those no player controls."""
+        seat = self.controlled_by(contestant)
+        if self.actor.role == "gm":
+            return seat is None
+        return self.actor.role == "player" and seat is not None and seat.id == self.actor.principal
+
+    @property
+    def is_gm(self) -> bool:
+        return self.actor.role == "gm"
+
+
+@dataclass(frozen=True)
+class Ruleset(Generic[S]):
+    """A ruleset's pure functions. ``decide`` refuses (raises Refused); ``evolve`` accepts any stored event."""
+
+    name: str
+    state_type: type[S]
+    setup_type: type[Any]
+    initial: Callable[[Setup, Sequence[Seat]], S]  # raises Refused on a bad setup
+    start: Callable[[S], Sequence[RulesetEvent]]  # events that open the contest
+    decide: Callable[[S, RulesetCommand, Context], Sequence[RulesetEvent]]
+    evolve: Callable[[S, RulesetEvent | Revealed], S]
+    view: Callable[[S, Viewer], Any]
+    outcome: Callable[[S], Any]
+    window: Callable[[S], Window | None]
+    check_declaration: Callable[[S, str, Declaration, Context], None]  # raises Refused
+    is_checkpoint: Callable[[Any], bool]  # a ruleset event or a reveal
+    # what an event may show a viewer who may see the event: secrets in public events are removed here
+    redact: Callable[[S, RulesetEvent, Viewer], RulesetEvent | None] = lambda s, e, v: e

@@ -1,0 +1,95 @@
+"""The `extended` ruleset wired to the engine's contract."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from protocol import extended as x
+from protocol.common import Seat
+from protocol.errors import Refused
+from protocol.events import Revealed
+from server.engine.ruleset import Ruleset, Window
+from server.rules.extended import codes
+from server.rules.extended.decide import check_declaration, decide
+from server.rules.extended.evolve import evolve
+from server.rules.extended.state import ExtendedState, Fighter
+from server.rules.extended.view import view
+
+
+def initial(setup: x.ExtendedSetup, seats: Sequence[Seat]) -> ExtendedState:
+    if len(setup.contestants) != 2:
+        raise Refused(codes.BAD_SETUP, "contestants: this contest is between exactly two contestants")
+    ids = [c.id for c in setup.contestants]
+    if len(set(ids)) != len(ids) or not all(ids):
+        raise Refused(codes.BAD_SETUP, "contestants: ids must be distinct and non-empty")
+    controlled: set[str] = set()
+    for seat in seats:
+        for contestant in seat.contestants:
+            if contestant not in ids:
+                raise Refused(codes.BAD_SETUP, f"seats: {seat.id!r} names no contestant {contestant!r}")
+            if seat.role == "player":
+                if contestant in controlled:
+                    raise Refused(codes.BAD_SETUP, f"seats: {contestant!r} is controlled by two players")
+                controlled.add(contestant)
+    fighters: dict[str, Fighter] = {}
+    for i, c in enumerate(setup.contestants):
+        rolled = codes.parse_rating(c.rating, f"contestants[{i}].rating").modified(c.modifier + c.augment)
+        starting = rolled.value + c.followers_ap
+        if starting < 1:
+            raise Refused(codes.BAD_SETUP, f"contestants[{i}]: starting AP {starting} is below 1")
+        if c.hero_points < 0 or c.followers_ap < 0:
+            raise Refused(codes.BAD_SETUP, f"contestants[{i}]: hero points and followers' AP are never negative")
+        fighters[c.id] = Fighter(
+            id=c.id,
+            name=c.name,
+            ability=c.ability,
+            rating=str(rolled),
+            starting_ap=starting,
+            ap=starting,
+            ap_known=False,
+            hero_points=c.hero_points,
+            edge=c.edge,
+            player=c.id in controlled,
+        )
+    return ExtendedState(
+        prize=setup.prize,
+        better_roll=setup.better_roll,
+        players_type_faces=setup.players_type_faces,
+        fighters=fighters,
+    )
+
+
+def start(state: ExtendedState) -> list[x.Event]:
+    return [x.RoundStarted(round=1, order=list(state.fighters))]
+
+
+def window(state: ExtendedState) -> Window | None:
+    if state.phase != "declaring":
+        return None
+    return Window(id=f"round-{state.round}", expected=list(state.order))
+
+
+def is_checkpoint(event: x.Event | Revealed) -> bool:
+    return isinstance(
+        event, x.RoundStarted | Revealed | x.ExchangeApplied | x.ApAdjusted | x.ContestDecided | x.PartingShotTaken
+    )
+
+
+def outcome(state: ExtendedState) -> x.ContestDecided | None:
+    return state.outcome
+
+
+EXTENDED: Ruleset[ExtendedState] = Ruleset(
+    name="extended",
+    state_type=ExtendedState,
+    setup_type=x.ExtendedSetup,
+    initial=initial,
+    start=start,
+    decide=decide,
+    evolve=evolve,
+    view=view,
+    outcome=outcome,
+    window=window,
+    check_declaration=check_declaration,
+    is_checkpoint=is_checkpoint,
+)

@@ -1,0 +1,55 @@
+"""What each viewer may see of an extended contest."""
+
+from __future__ import annotations
+
+from protocol import extended as x
+from server.engine.ruleset import Viewer
+from server.rules.extended.state import ExtendedState, Fighter
+
+
+def view(state: ExtendedState, viewer: Viewer) -> x.ExtendedView:
+    exchange = state.exchange
+    return x.ExtendedView(
+        prize=state.prize,
+        round=state.round,
+        phase=state.phase,
+        order=list(state.order),
+        next_actor=state.actor,
+        contestants=[_contestant(f, viewer) for f in state.fighters.values()],
+        intents=dict(state.intents),
+        proposals=dict(state.proposals),
+        exchange=None
+        if exchange is None
+        else x.ExchangeView(
+            number=exchange.number,
+            actor=exchange.actor,
+            defender=exchange.defender,
+            bid=exchange.bid,
+            kind=exchange.kind,
+            parting_shot=exchange.parting_shot,
+            actor_face=exchange.actor_face,
+            defender_face=exchange.defender_face,
+            actor_level=exchange.actor_level,
+            defender_level=exchange.defender_level,
+            hero_points_spent=list(exchange.spent),
+            hero_points_pending=list(exchange.eligible),
+        ),
+        last=state.last,
+        outcome=state.outcome,
+        better_roll=state.better_roll,
+    )
+
+
+def _contestant(fighter: Fighter, viewer: Viewer) -> x.ContestantView:
+    own = viewer.omniscient or viewer.controls(fighter.id)
+    return x.ContestantView(
+        id=fighter.id,
+        name=fighter.name,
+        ability=fighter.ability,
+        rating=fighter.rating if own else None,
+        ap=fighter.ap if own or fighter.ap_known else None,
+        starting_ap=fighter.starting_ap if own else None,
+        hero_points=fighter.hero_points if own else None,
+        controlled_by_you=viewer.controls(fighter.id),
+        out=fighter.ap <= 0,
+    )

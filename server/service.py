@@ -1,0 +1,214 @@
+"""The application service: load (snapshot + tail) → decide → append with expected version → publish.
+
+The only place where the pure engine meets the store. A command id seen before returns the result of its
+first execution, never a second effect; a conflicting writer makes us reload and decide again.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import secrets
+import uuid
+from collections.abc import Awaitable, Callable, Sequence
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from typing import Any
+
+import msgspec
+
+from protocol import errors
+from protocol.codec import decode, encode
+from protocol.common import Actor
+from protocol.errors import Refused
+from protocol.events import Command, CreateContest, Envelope
+from protocol.views import ContestView
+from server.engine import handle
+from server.engine.contest import Contest, fold
+from server.engine.dice import Roller, seed_hash
+from server.engine.registry import ruleset as ruleset_named
+from server.engine.ruleset import Context, Ruleset
+from server.engine.views import contest_view, viewer_for
+from server.store.port import ConflictError, EventStore, Record, Snapshot
+
+log = logging.getLogger(__name__)
+
+SEED = "dice_seed"
+Listener = Callable[[str, Sequence[Envelope]], Awaitable[None]]
+
+
+def utc_now() -> str:
+    return datetime.now(UTC).isoformat(timespec="milliseconds")
+
+
+@dataclass(frozen=True)
+class Result:
+    """What a command did: the version its batch ended at, and the envelopes it appended (none on a retry)."""
+
+    contest: str
+    version: int
+    envelopes: Sequence[Envelope] = ()
+    repeated: bool = False
+
+
+class _SnapshotBlob(msgspec.Struct, frozen=True):
+    ruleset: str
+    contest: msgspec.Raw
+
+
+@dataclass
+class ContestService:
+    store: EventStore
+    snapshot_every: int = 50
+    max_attempts: int = 8
+    clock: Callable[[], str] = utc_now
+    entropy: Callable[[int], bytes] = secrets.token_bytes
+    listeners: list[Listener] = field(default_factory=list)
+    _cache: dict[str, tuple[Ruleset[Any], Contest[Any]]] = field(default_factory=dict)
+    _seeds: dict[str, bytes | None] = field(default_factory=dict)
+    _locks: dict[str, asyncio.Lock] = field(default_factory=dict)
+
+    # --- commands -----------------------------------------------------------------------------------
+
+    async def create(self, actor: Actor, request: CreateContest, command_id: str = "create") -> Result:
+        """Open a contest. The actor must hold one of its GM seats."""
+        rules = ruleset_named(request.ruleset)
+        contest_id = request.contest or uuid.uuid4().hex[:12]
+        if not contest_id.replace("-", "").replace("_", "").isalnum() or len(contest_id) > 64:
+            raise Refused(errors.BAD_SETUP, "contest: ids are 1-64 letters, digits, '-' or '_'")
+        if actor.role != "gm" or not any(s.id == actor.principal and s.role == "gm" for s in request.seats):
+            raise Refused(errors.FORBIDDEN, "only a GM holding one of the contest's GM seats may create it")
+        if await self.store.head(contest_id) > 0:
+            raise Refused(errors.CONTEST_EXISTS, f"contest: {contest_id!r} already exists")
+        seed = self.entropy(32) if request.dice == "server" else None
+        pending = handle.create(rules, contest_id, request, seed_hash(seed) if seed else None)
+        envelopes = handle.first_envelopes(rules, contest_id, pending, actor, command_id, self.clock())
+        if seed is not None:
+            await self.store.save_secret(contest_id, SEED, seed)
+        try:
+            await self.store.append(contest_id, _records(envelopes), expected_version=0)
+        except ConflictError:
+            raise Refused(errors.CONTEST_EXISTS, f"contest: {contest_id!r} already exists") from None
+        self._seeds[contest_id] = seed
+        self._cache[contest_id] = (rules, fold(rules, envelopes))
+        await self._publish(contest_id, envelopes)
+        return Result(contest_id, envelopes[-1].version, envelopes)
+
+    async def execute(self, contest_id: str, actor: Actor, command_id: str, command: Command) -> Result:
+        """Decide and durably append; raises Refused with a stable code, changing nothing."""
+        async with self._lock(contest_id):
+            for _ in range(self.max_attempts):
+                rules, contest = await self.load(contest_id)
+                seen = contest.command_version(actor.principal, command_id)
+                if seen is not None:
+                    return Result(contest_id, seen, repeated=True)
+                now = self.clock()
+                ctx = Context(
+                    actor=actor,
+                    seats=contest.created.seats,
+                    now=now,
+                    version=contest.version + 1,
+                    dice=Roller(contest.created.dice, await self._seed(contest_id), contest.version + 1),
+                    salt=self.entropy(16).hex(),
+                )
+                pending = handle.decide(rules, contest, command, ctx)
+                envelopes = handle.envelopes(
+                    rules, contest_id, contest.version, contest.head_hash, pending, actor, command_id, now
+                )
+                try:
+                    written = await self.store.append(contest_id, _records(envelopes), contest.version)
+                except ConflictError:
+                    continue  # another writer got there first: reload its events and decide again
+                if written != [e.version for e in envelopes]:
+                    return Result(contest_id, max(written), repeated=True)
+                self._remember(contest_id, rules, fold(rules, envelopes, contest))
+                await self._publish(contest_id, envelopes)
+                return Result(contest_id, envelopes[-1].version, envelopes)
+        raise Refused(errors.CONFLICT, "the contest kept changing under this command: try again")
+
+    # --- reading ------------------------------------------------------------------------------------
+
+    async def load(self, contest_id: str) -> tuple[Ruleset[Any], Contest[Any]]:
+        """The contest as of the store's head: cache or snapshot, plus the tail of the stream."""
+        cached = self._cache.get(contest_id) or await self._from_snapshot(contest_id)
+        after = cached[1].version if cached else 0
+        tail = [decode(r.data, Envelope) for r in await self.store.read(contest_id, after=after)]
+        if cached is None:
+            if not tail:
+                raise Refused(errors.NO_SUCH_CONTEST, f"contest: no contest {contest_id!r}")
+            rules = ruleset_named(_created_ruleset(tail[0]))
+            cached = (rules, fold(rules, tail))
+        elif tail:
+            cached = (cached[0], fold(cached[0], tail, cached[1]))
+        self._cache[contest_id] = cached
+        return cached
+
+    async def view(self, contest_id: str, actor: Actor) -> ContestView:
+        rules, contest = await self.load(contest_id)
+        return contest_view(rules, contest, viewer_for(actor, contest.created.seats))
+
+    async def events(self, contest_id: str, after: int = 0) -> list[Envelope]:
+        return [decode(r.data, Envelope) for r in await self.store.read(contest_id, after=after)]
+
+    async def contests(self) -> list[str]:
+        return await self.store.contests()
+
+    def forget(self, contest_id: str) -> None:
+        """Drop the cached state (the next load uses the snapshot and the stream)."""
+        self._cache.pop(contest_id, None)
+
+    # --- internals ----------------------------------------------------------------------------------
+
+    def _lock(self, contest_id: str) -> asyncio.Lock:
+        return self._locks.setdefault(contest_id, asyncio.Lock())
+
+    async def _seed(self, contest_id: str) -> bytes | None:
+        if contest_id not in self._seeds:
+            self._seeds[contest_id] = await self.store.load_secret(contest_id, SEED)
+        return self._seeds[contest_id]
+
+    def _remember(self, contest_id: str, rules: Ruleset[Any], contest: Contest[Any]) -> None:
+        previous = self._cache.get(contest_id)
+        self._cache[contest_id] = (rules, contest)
+        before = previous[1].version if previous else 0
+        if self.snapshot_every > 0 and contest.version // self.snapshot_every > before // self.snapshot_every:
+            asyncio.get_running_loop().create_task(self._snapshot(contest_id, rules, contest))
+
+    async def _snapshot(self, contest_id: str, rules: Ruleset[Any], contest: Contest[Any]) -> None:
+        blob = encode(_SnapshotBlob(ruleset=rules.name, contest=msgspec.Raw(encode(contest))))
+        try:
+            await self.store.save_snapshot(contest_id, Snapshot(version=contest.version, data=blob))
+        except Exception:  # a snapshot is a cache: losing one changes nothing
+            log.exception("snapshot of %s at %d failed", contest_id, contest.version)
+
+    async def _from_snapshot(self, contest_id: str) -> tuple[Ruleset[Any], Contest[Any]] | None:
+        snapshot = await self.store.load_snapshot(contest_id)
+        if snapshot is None:
+            return None
+        try:
+            blob = decode(snapshot.data, _SnapshotBlob)
+            rules = ruleset_named(blob.ruleset)
+            contest = msgspec.json.decode(blob.contest, type=Contest[rules.state_type])  # type: ignore[name-defined]
+        except (msgspec.DecodeError, msgspec.ValidationError, Refused):
+            log.warning("ignoring an unreadable snapshot of %s", contest_id)
+            return None
+        return rules, contest
+
+    async def _publish(self, contest_id: str, envelopes: Sequence[Envelope]) -> None:
+        for listener in self.listeners:
+            try:
+                await listener(contest_id, envelopes)
+            except Exception:
+                log.exception("a listener failed on %s", contest_id)
+
+
+def _records(envelopes: Sequence[Envelope]) -> list[Record]:
+    return [Record(version=e.version, event_id=e.event_id, data=encode(e)) for e in envelopes]
+
+
+def _created_ruleset(envelope: Envelope) -> str:
+    from protocol.events import ContestCreated
+
+    if not isinstance(envelope.event, ContestCreated):
+        raise Refused(errors.INTERNAL, f"contest {envelope.contest!r} does not start with its creation")
+    return envelope.event.ruleset

@@ -1,0 +1,47 @@
+"""Event stores: the port, its backends, and ``open_store`` to pick one from a spec string."""
+
+from __future__ import annotations
+
+from server.store.memory import MemoryStore
+from server.store.port import (
+    BadBatchError,
+    ConflictError,
+    DuplicateError,
+    EventStore,
+    Record,
+    Snapshot,
+    StoreError,
+    UnavailableError,
+)
+from server.store.redis import RedisStore
+from server.store.sqlite import DEFAULT_PATH, SqliteStore
+
+DEFAULT_SPEC = f"sqlite:{DEFAULT_PATH}"
+
+
+def open_store(spec: str) -> EventStore:
+    """``sqlite:PATH``, ``redis://...`` / ``rediss://...``, or ``memory:``."""
+    if spec.startswith(("redis://", "rediss://")):
+        return RedisStore(spec)
+    if spec.startswith("sqlite:"):
+        return SqliteStore(spec.removeprefix("sqlite:") or DEFAULT_PATH)
+    if spec == "memory:":
+        return MemoryStore()
+    raise ValueError(f"unknown store spec {spec!r}: use sqlite:PATH, redis://HOST:PORT/DB or memory:")
+
+
+__all__ = [
+    "DEFAULT_SPEC",
+    "BadBatchError",
+    "ConflictError",
+    "DuplicateError",
+    "EventStore",
+    "MemoryStore",
+    "Record",
+    "RedisStore",
+    "Snapshot",
+    "SqliteStore",
+    "StoreError",
+    "UnavailableError",
+    "open_store",
+]

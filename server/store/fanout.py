@@ -1,0 +1,65 @@
+"""In-process wake-ups for tailing readers, and the tail loop the embedded backends share."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+from collections.abc import AsyncIterator, Awaitable, Callable
+
+from server.store.port import Record, UnavailableError
+
+PAGE = 256
+"""How many records a tailing reader fetches per read."""
+
+
+class Bell:
+    """One wake-up per contest: take a ticket, read, then wait on the ticket.
+
+    A ticket taken before a read is rung by any append that finishes after it, so a reader that found
+    nothing new cannot miss the append that happens between its read and its wait.
+    """
+
+    def __init__(self) -> None:
+        self._tickets: dict[str, asyncio.Event] = {}
+
+    def ticket(self, contest: str) -> asyncio.Event:
+        return self._tickets.setdefault(contest, asyncio.Event())
+
+    def ring(self, contest: str) -> None:
+        ticket = self._tickets.pop(contest, None)
+        if ticket is not None:
+            ticket.set()
+
+    def ring_all(self) -> None:
+        tickets, self._tickets = self._tickets, {}
+        for ticket in tickets.values():
+            ticket.set()
+
+
+async def tail(
+    read: Callable[[int], Awaitable[list[Record]]],
+    ticket: Callable[[], asyncio.Event],
+    closed: Callable[[], bool],
+    after: int,
+    poll: float | None,
+) -> AsyncIterator[Record]:
+    """Yield every record after ``after``, then wait for the bell (or ``poll`` seconds) and read again.
+
+    Reading is the source of truth: a wake-up only says "read now", so a lost or early wake-up costs at
+    most one poll interval, never a record. Ends when the store is closed.
+    """
+    while not closed():
+        wake = ticket()
+        try:
+            batch = await read(after)
+        except UnavailableError:
+            if closed():
+                return
+            raise
+        for record in batch:
+            after = record.version
+            yield record
+        if len(batch) < PAGE and not closed():
+            with contextlib.suppress(TimeoutError):
+                async with asyncio.timeout(poll):
+                    await wake.wait()

@@ -1,0 +1,101 @@
+"""An in-memory EventStore for unit tests: same contract, nothing survives the process."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator, Sequence
+
+from server.store.batch import check_batch
+from server.store.fanout import PAGE, Bell, tail
+from server.store.port import (
+    ConflictError,
+    DuplicateError,
+    Record,
+    Snapshot,
+    UnavailableError,
+)
+
+
+class MemoryStore:
+    """Every method runs without awaiting, so each call is atomic on the event loop."""
+
+    def __init__(self) -> None:
+        self._events: dict[str, list[Record]] = {}
+        self._ids: dict[str, dict[str, int]] = {}
+        self._snapshots: dict[str, Snapshot] = {}
+        self._secrets: dict[tuple[str, str], bytes] = {}
+        self._bell = Bell()
+        self._closed = False
+
+    def _check_open(self) -> None:
+        if self._closed:
+            raise UnavailableError("store is closed")
+
+    async def append(self, contest: str, records: Sequence[Record], expected_version: int) -> list[int]:
+        self._check_open()
+        check_batch(records, expected_version)
+        ids = self._ids.setdefault(contest, {})
+        stored = [ids[r.event_id] for r in records if r.event_id in ids]
+        if stored and len(stored) == len(records):
+            return stored
+        if stored:
+            raise DuplicateError(f"{len(stored)} of {len(records)} event ids are already in {contest}")
+        events = self._events.setdefault(contest, [])
+        if len(events) != expected_version:
+            raise ConflictError(f"{contest} is at version {len(events)}, not {expected_version}")
+        events.extend(records)
+        ids.update((r.event_id, r.version) for r in records)
+        self._bell.ring(contest)
+        return [r.version for r in records]
+
+    async def read(self, contest: str, after: int = 0, limit: int | None = None) -> list[Record]:
+        self._check_open()
+        events = self._events.get(contest, [])
+        start = max(after, 0)
+        end = len(events) if limit is None else min(len(events), start + max(limit, 0))
+        return events[start:end]
+
+    async def head(self, contest: str) -> int:
+        self._check_open()
+        return len(self._events.get(contest, []))
+
+    def subscribe(self, contest: str, after: int = 0) -> AsyncIterator[Record]:
+        return tail(
+            lambda since: self.read(contest, since, PAGE),
+            lambda: self._bell.ticket(contest),
+            lambda: self._closed,
+            after,
+            poll=None,
+        )
+
+    async def save_snapshot(self, contest: str, snapshot: Snapshot) -> None:
+        self._check_open()
+        current = self._snapshots.get(contest)
+        if current is None or current.version <= snapshot.version:
+            self._snapshots[contest] = snapshot
+
+    async def load_snapshot(self, contest: str) -> Snapshot | None:
+        self._check_open()
+        return self._snapshots.get(contest)
+
+    async def delete_snapshots(self, contest: str) -> None:
+        self._check_open()
+        self._snapshots.pop(contest, None)
+
+    async def save_secret(self, contest: str, name: str, value: bytes) -> None:
+        self._check_open()
+        self._secrets[contest, name] = value
+
+    async def load_secret(self, contest: str, name: str) -> bytes | None:
+        self._check_open()
+        return self._secrets.get((contest, name))
+
+    async def contests(self) -> list[str]:
+        self._check_open()
+        return sorted(contest for contest, events in self._events.items() if events)
+
+    async def ping(self) -> None:
+        self._check_open()
+
+    async def close(self) -> None:
+        self._closed = True
+        self._bell.ring_all()

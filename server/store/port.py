@@ -1,0 +1,113 @@
+"""The EventStore port: what every backend (sqlite, redis, memory) promises.
+
+A contest is one stream of records, versions 1..N, gapless. Records are opaque bytes to the store; the
+engine has already placed the version inside them (the hash chain covers it), so the store only checks
+that a batch continues the stream where the caller expected.
+"""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator, Sequence
+from typing import Protocol
+
+import msgspec
+
+
+class Record(msgspec.Struct, frozen=True):
+    """One stored event: its version in the contest, its unique id, and its encoded envelope."""
+
+    version: int
+    event_id: str
+    data: bytes
+
+
+class Snapshot(msgspec.Struct, frozen=True):
+    """A cache of the folded state at a version. Deleting every snapshot must change nothing."""
+
+    version: int
+    data: bytes
+
+
+class StoreError(Exception):
+    """A store refusal with a stable code (``store/...``)."""
+
+    code = "store/error"
+
+    def __init__(self, message: str) -> None:
+        super().__init__(message)
+        self.message = message
+
+
+class ConflictError(StoreError):
+    """The stream is not at the expected version: reload and decide again."""
+
+    code = "store/conflict"
+
+
+class DuplicateError(StoreError):
+    """Some, but not all, event ids of a batch are already stored: nothing was written."""
+
+    code = "store/duplicate"
+
+
+class BadBatchError(StoreError):
+    """The batch is malformed: empty, or its versions do not continue from the expected version."""
+
+    code = "store/bad_batch"
+
+
+class UnavailableError(StoreError):
+    """The backend cannot be reached."""
+
+    code = "store/unavailable"
+
+
+class EventStore(Protocol):
+    async def append(self, contest: str, records: Sequence[Record], expected_version: int) -> list[int]:
+        """Atomically append ``records`` if the contest is at ``expected_version``.
+
+        ``records[i].version`` must be ``expected_version + 1 + i`` (else BadBatchError). If every event
+        id of the batch is already stored in this contest, nothing is written and the stored versions of
+        those ids are returned (an acknowledged retry). If only some are, DuplicateError and nothing is
+        written. Otherwise a wrong expected version raises ConflictError. Returns the versions written.
+        """
+        ...
+
+    async def read(self, contest: str, after: int = 0, limit: int | None = None) -> list[Record]:
+        """Records with version > after, in order, at most ``limit``."""
+        ...
+
+    async def head(self, contest: str) -> int:
+        """The contest's current version (0 when it has no events)."""
+        ...
+
+    def subscribe(self, contest: str, after: int = 0) -> AsyncIterator[Record]:
+        """Every record with version > after, in order, then new ones as they are appended, forever.
+
+        Never skips and never repeats a version, even when notifications are lost.
+        """
+        ...
+
+    async def save_snapshot(self, contest: str, snapshot: Snapshot) -> None: ...
+
+    async def load_snapshot(self, contest: str) -> Snapshot | None:
+        """The newest snapshot, if any."""
+        ...
+
+    async def delete_snapshots(self, contest: str) -> None: ...
+
+    async def save_secret(self, contest: str, name: str, value: bytes) -> None:
+        """Server-only data of a contest (e.g. the dice seed), never part of the stream."""
+        ...
+
+    async def load_secret(self, contest: str, name: str) -> bytes | None: ...
+
+    async def contests(self) -> list[str]:
+        """Every contest with at least one event, sorted."""
+        ...
+
+    async def ping(self) -> None:
+        """Raise UnavailableError when the backend is unreachable."""
+        ...
+
+    async def close(self) -> None: ...

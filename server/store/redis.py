@@ -1,0 +1,288 @@
+"""The Redis EventStore: a stream per contest, appended by one Lua script, notified over pub/sub.
+
+Keys of one contest share the hash tag ``{<contest>}`` so they live on one Redis Cluster slot:
+
+- ``agon:{c}:events``  the stream; entry id ``0-<version>``, fields ``id`` and ``data``
+- ``agon:{c}:ids``     hash event_id -> version (idempotency index)
+- ``agon:{c}:snapshot`` hash with ``version`` and ``data`` (the newest snapshot only)
+- ``agon:{c}:secret:<name>`` string
+- ``agon:{c}:notify``  channel carrying the new head version after each append
+
+Pub/sub is at-most-once, so a notification only says "read now": tailing readers always read the stream
+itself, on start, on any notification newer than what they have, after every reconnect, and every
+``poll`` seconds. They can therefore be late, but never skip or repeat a version.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from collections.abc import AsyncIterator, Callable, Iterator, Sequence
+from typing import Any
+from urllib.parse import urlsplit
+
+from redis.asyncio import Redis
+from redis.asyncio.client import PubSub
+from redis.asyncio.retry import Retry
+from redis.backoff import NoBackoff
+from redis.exceptions import ConnectionError as RedisConnectionError
+from redis.exceptions import TimeoutError as RedisTimeoutError
+
+from server.store.batch import check_batch
+from server.store.fanout import PAGE
+from server.store.port import (
+    ConflictError,
+    DuplicateError,
+    Record,
+    Snapshot,
+    UnavailableError,
+)
+
+log = logging.getLogger(__name__)
+
+_Filter = Callable[[str, Any], bool]
+"""Picks a pub/sub message by its type and data."""
+
+CONTESTS = "agon:contests"
+"""Set of contest ids. Outside any hash tag, so it cannot join the Lua append (which must only touch
+keys of one slot); it is updated with SADD right after each append, retried appends included, so a
+writer that dies between the two is repaired by its retry."""
+
+_APPEND = """
+-- KEYS[1]: the contest's stream; KEYS[2]: its event-id index (event_id -> version).
+-- ARGV[1]: the expected version; then event id and data of each record, in order.
+-- Returns {'acked', {versions}} when every id is already stored (nothing written),
+-- {'duplicate', n} when n but not all of them are, {'conflict', head} when the stream is not at the
+-- expected version, else appends the batch as versions expected+1.. and returns {'appended', head}.
+local expected = tonumber(ARGV[1])
+local count = (#ARGV - 1) / 2
+local stored = {}
+for i = 1, count do
+  local version = redis.call('HGET', KEYS[2], ARGV[2 * i])
+  if version then stored[#stored + 1] = tonumber(version) end
+end
+if #stored == count then return {'acked', stored} end
+if #stored > 0 then return {'duplicate', #stored} end
+local last = redis.call('XREVRANGE', KEYS[1], '+', '-', 'COUNT', 1)
+local head = 0
+if #last > 0 then head = tonumber(string.match(last[1][1], '%-(%d+)$')) end
+if head ~= expected then return {'conflict', head} end
+for i = 1, count do
+  local version = string.format('%d', expected + i)
+  redis.call('XADD', KEYS[1], '0-' .. version, 'id', ARGV[2 * i], 'data', ARGV[2 * i + 1])
+  redis.call('HSET', KEYS[2], ARGV[2 * i], version)
+end
+return {'appended', expected + count}
+"""
+
+_SAVE_SNAPSHOT = """
+-- KEYS[1]: the snapshot hash; ARGV[1]: version; ARGV[2]: data. An older snapshot never replaces a newer.
+local current = redis.call('HGET', KEYS[1], 'version')
+if current and tonumber(current) > tonumber(ARGV[1]) then return 0 end
+redis.call('HSET', KEYS[1], 'version', ARGV[1], 'data', ARGV[2])
+return 1
+"""
+
+
+def _key(contest: str, suffix: str) -> str:
+    return f"agon:{{{contest}}}:{suffix}"
+
+
+def _bytes(value: object) -> bytes:
+    if isinstance(value, bytes):
+        return value
+    if isinstance(value, str):
+        return value.encode()
+    raise TypeError(f"unexpected redis reply {value!r}")
+
+
+def _version(entry_id: object) -> int:
+    return int(_bytes(entry_id).rpartition(b"-")[2])
+
+
+def _record(entry: Any) -> Record:
+    entry_id, fields = entry
+    return Record(_version(entry_id), _bytes(fields[b"id"]).decode(), _bytes(fields[b"data"]))
+
+
+def _redacted(url: str) -> str:
+    """The URL without its credentials, for messages."""
+    parts = urlsplit(url)
+    return parts._replace(netloc=parts.netloc.rpartition("@")[2]).geturl()
+
+
+class RedisStore:
+    """``poll``: how often tailing readers re-read without a notification. ``sharded_pubsub``: use
+    SPUBLISH/SSUBSCRIBE (True) or PUBLISH/SUBSCRIBE (False); None asks the server (sharded from Redis 7).
+    Every store talking to one server must make the same choice, which detection guarantees."""
+
+    def __init__(self, url: str, *, poll: float = 1.0, sharded_pubsub: bool | None = None) -> None:
+        self._url = _redacted(url)
+        self._poll = poll
+        self._client = Redis.from_url(url, socket_connect_timeout=5, socket_timeout=10)
+        # Listeners get no silent retry: a dropped connection must surface so the reader catches up.
+        self._listeners = Redis.from_url(url, socket_connect_timeout=5, retry=Retry(NoBackoff(), 0))
+        self._append_script = self._client.register_script(_APPEND)
+        self._snapshot_script = self._client.register_script(_SAVE_SNAPSHOT)
+        self._sharded = sharded_pubsub
+        self._closed = False
+
+    @contextlib.contextmanager
+    def _reachable(self) -> Iterator[None]:
+        if self._closed:
+            raise UnavailableError("store is closed")
+        try:
+            yield
+        except (RedisConnectionError, RedisTimeoutError, OSError) as error:
+            raise UnavailableError(f"redis {self._url}: {error}") from error
+
+    async def _sharded_pubsub(self) -> bool:
+        """Whether the server has sharded pub/sub (SPUBLISH/SSUBSCRIBE, Redis >= 7)."""
+        if self._sharded is None:
+            with self._reachable():
+                info = await self._client.info("server")
+            major = str(info.get("redis_version", "0")).split(".")[0]
+            self._sharded = major.isdigit() and int(major) >= 7
+        return self._sharded
+
+    async def _notify(self, contest: str, head: int) -> None:
+        channel = _key(contest, "notify")
+        try:
+            if await self._sharded_pubsub():
+                await self._client.spublish(channel, head)
+            else:
+                await self._client.publish(channel, head)
+        except (UnavailableError, RedisConnectionError, RedisTimeoutError, OSError) as error:
+            log.warning("notification for %s at %d not sent (readers will poll): %s", contest, head, error)
+
+    async def append(self, contest: str, records: Sequence[Record], expected_version: int) -> list[int]:
+        check_batch(records, expected_version)
+        args: list[bytes | str | int] = [expected_version]
+        for record in records:
+            args += [record.event_id, record.data]
+        with self._reachable():
+            reply: list[Any] = await self._append_script(
+                keys=[_key(contest, "events"), _key(contest, "ids")], args=args
+            )
+        status = reply[0].decode()
+        if status == "conflict":
+            raise ConflictError(f"{contest} is at version {reply[1]}, not {expected_version}")
+        if status == "duplicate":
+            raise DuplicateError(f"{reply[1]} of {len(records)} event ids are already in {contest}")
+        versions = [int(v) for v in reply[1]] if status == "acked" else [r.version for r in records]
+        with self._reachable():
+            await self._client.sadd(CONTESTS, contest)
+        await self._notify(contest, max(versions))
+        return versions
+
+    async def read(self, contest: str, after: int = 0, limit: int | None = None) -> list[Record]:
+        if limit is not None and limit <= 0:
+            return []
+        with self._reachable():
+            entries = await self._client.xrange(
+                _key(contest, "events"), min=f"0-{max(after, 0) + 1}", max="+", count=limit
+            )
+        return [_record(entry) for entry in entries or []]
+
+    async def head(self, contest: str) -> int:
+        with self._reachable():
+            last = await self._client.xrevrange(_key(contest, "events"), count=1)
+        return _version(last[0][0]) if last else 0
+
+    def subscribe(self, contest: str, after: int = 0) -> AsyncIterator[Record]:
+        return self._tail(contest, after)
+
+    async def _tail(self, contest: str, after: int) -> AsyncIterator[Record]:
+        backoff = 0.05
+        while not self._closed:
+            pubsub = self._listeners.pubsub()
+            try:
+                await self._listen(pubsub, _key(contest, "notify"))
+                # Listening now: from here on, read the stream whenever there may be something new.
+                while not self._closed:
+                    batch = await self.read(contest, after, PAGE)
+                    for record in batch:
+                        after = record.version
+                        yield record
+                    backoff = 0.05
+                    if len(batch) < PAGE:
+                        await self._wait(pubsub, after)
+            except UnavailableError as error:
+                if self._closed:
+                    return
+                log.info("tail of %s lost redis, retrying in %.2fs: %s", contest, backoff, error)
+                await asyncio.sleep(backoff)
+                backoff = min(backoff * 2, self._poll)
+            finally:
+                with contextlib.suppress(Exception):
+                    await pubsub.aclose()  # type: ignore[no-untyped-call]
+
+    async def _listen(self, pubsub: PubSub, channel: str) -> None:
+        """Subscribe and wait (up to one poll interval) for the server to confirm it."""
+        sharded = await self._sharded_pubsub()
+        with self._reachable():
+            if sharded:
+                await pubsub.ssubscribe(channel)
+            else:
+                await pubsub.subscribe(channel)
+        await self._next_message(pubsub, lambda kind, _: kind in ("subscribe", "ssubscribe"))
+
+    async def _wait(self, pubsub: PubSub, after: int) -> None:
+        """Return on a notification of a version past ``after``, or after one poll interval."""
+        await self._next_message(pubsub, lambda kind, data: kind in ("message", "smessage") and _head_in(data) > after)
+
+    async def _next_message(self, pubsub: PubSub, wanted: _Filter) -> None:
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + self._poll
+        while (left := deadline - loop.time()) > 0:
+            with self._reachable():
+                message = await pubsub.get_message(timeout=left)
+            if message is not None and wanted(str(message["type"]), message["data"]):
+                return
+
+    async def save_snapshot(self, contest: str, snapshot: Snapshot) -> None:
+        with self._reachable():
+            await self._snapshot_script(keys=[_key(contest, "snapshot")], args=[snapshot.version, snapshot.data])
+
+    async def load_snapshot(self, contest: str) -> Snapshot | None:
+        with self._reachable():
+            version, data = await self._client.hmget(_key(contest, "snapshot"), ["version", "data"])
+        return None if version is None or data is None else Snapshot(int(version), _bytes(data))
+
+    async def delete_snapshots(self, contest: str) -> None:
+        with self._reachable():
+            await self._client.delete(_key(contest, "snapshot"))
+
+    async def save_secret(self, contest: str, name: str, value: bytes) -> None:
+        with self._reachable():
+            await self._client.set(_key(contest, f"secret:{name}"), value)
+
+    async def load_secret(self, contest: str, name: str) -> bytes | None:
+        with self._reachable():
+            value = await self._client.get(_key(contest, f"secret:{name}"))
+        return None if value is None else _bytes(value)
+
+    async def contests(self) -> list[str]:
+        with self._reachable():
+            members = await self._client.smembers(CONTESTS)
+        return sorted(_bytes(member).decode() for member in members)
+
+    async def ping(self) -> None:
+        with self._reachable():
+            await self._client.ping()
+
+    async def close(self) -> None:
+        if self._closed:
+            return
+        self._closed = True
+        await self._listeners.aclose()
+        await self._client.aclose()
+
+
+def _head_in(data: object) -> int:
+    """The version a notification carries (-1 if it is not one)."""
+    try:
+        return int(_bytes(data))
+    except (TypeError, ValueError):
+        return -1

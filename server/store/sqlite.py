@@ -1,0 +1,209 @@
+"""The embedded EventStore: one SQLite file (WAL, synchronous=FULL), one writer thread per store.
+
+Every call runs on the store's single worker thread, so the event loop never blocks and this process's
+writes are serialized; ``BEGIN IMMEDIATE`` serializes them against other processes on the same file.
+Tailing readers are woken in-process after an append and re-read every ``poll`` seconds, so appends made
+by another process are seen too.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import sqlite3
+from collections.abc import AsyncIterator, Callable, Sequence
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+from typing import TypeVar
+
+from server.store.batch import check_batch
+from server.store.fanout import PAGE, Bell, tail
+from server.store.port import (
+    ConflictError,
+    DuplicateError,
+    Record,
+    Snapshot,
+    UnavailableError,
+)
+
+DEFAULT_PATH = Path("agon-data") / "agon.sqlite3"
+
+_SCHEMA = """
+CREATE TABLE IF NOT EXISTS events (
+    contest TEXT NOT NULL,
+    version INTEGER NOT NULL,
+    event_id TEXT NOT NULL,
+    data BLOB NOT NULL,
+    PRIMARY KEY (contest, version),
+    UNIQUE (contest, event_id)
+) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS snapshots (
+    contest TEXT PRIMARY KEY,
+    version INTEGER NOT NULL,
+    data BLOB NOT NULL
+);
+CREATE TABLE IF NOT EXISTS secrets (
+    contest TEXT NOT NULL,
+    name TEXT NOT NULL,
+    value BLOB NOT NULL,
+    PRIMARY KEY (contest, name)
+);
+"""
+
+_T = TypeVar("_T")
+
+
+class SqliteStore:
+    def __init__(self, path: str | Path = DEFAULT_PATH, *, poll: float = 1.0, busy_timeout: float = 30.0):
+        self._path = Path(path)
+        self._poll = poll
+        self._busy_timeout = busy_timeout
+        self._executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="agon-sqlite")
+        self._conn: sqlite3.Connection | None = None
+        self._bell = Bell()
+        self._closed = False
+
+    # --- the worker thread -------------------------------------------------------------------------
+
+    def _db(self) -> sqlite3.Connection:
+        if self._conn is None:
+            self._path.parent.mkdir(parents=True, exist_ok=True)
+            conn = sqlite3.connect(self._path, timeout=self._busy_timeout, isolation_level=None)
+            conn.execute("PRAGMA journal_mode=WAL")
+            conn.execute("PRAGMA synchronous=FULL")
+            conn.executescript(_SCHEMA)
+            self._conn = conn
+        return self._conn
+
+    async def _run(self, work: Callable[[sqlite3.Connection], _T]) -> _T:
+        if self._closed:
+            raise UnavailableError("store is closed")
+        loop = asyncio.get_running_loop()
+        try:
+            return await loop.run_in_executor(self._executor, lambda: work(self._db()))
+        except (sqlite3.OperationalError, OSError, RuntimeError) as error:
+            # RuntimeError: the executor was shut down by close() before this call was queued.
+            raise UnavailableError(f"sqlite {self._path}: {error}") from error
+
+    @staticmethod
+    def _append(conn: sqlite3.Connection, contest: str, records: Sequence[Record], expected: int) -> list[int]:
+        conn.execute("BEGIN IMMEDIATE")
+        try:
+            stored = [
+                row[0]
+                for r in records
+                for row in conn.execute(
+                    "SELECT version FROM events WHERE contest = ? AND event_id = ?", (contest, r.event_id)
+                )
+            ]
+            if stored and len(stored) == len(records):
+                conn.execute("ROLLBACK")
+                return stored
+            if stored:
+                raise DuplicateError(f"{len(stored)} of {len(records)} event ids are already in {contest}")
+            head = _head(conn, contest)
+            if head != expected:
+                raise ConflictError(f"{contest} is at version {head}, not {expected}")
+            conn.executemany(
+                "INSERT INTO events (contest, version, event_id, data) VALUES (?, ?, ?, ?)",
+                [(contest, r.version, r.event_id, r.data) for r in records],
+            )
+            conn.execute("COMMIT")
+        except BaseException:
+            if conn.in_transaction:
+                conn.execute("ROLLBACK")
+            raise
+        return [r.version for r in records]
+
+    # --- the port ----------------------------------------------------------------------------------
+
+    async def append(self, contest: str, records: Sequence[Record], expected_version: int) -> list[int]:
+        check_batch(records, expected_version)
+        batch = list(records)
+        versions = await self._run(lambda conn: self._append(conn, contest, batch, expected_version))
+        self._bell.ring(contest)
+        return versions
+
+    async def read(self, contest: str, after: int = 0, limit: int | None = None) -> list[Record]:
+        def work(conn: sqlite3.Connection) -> list[Record]:
+            rows = conn.execute(
+                "SELECT version, event_id, data FROM events WHERE contest = ? AND version > ? ORDER BY version LIMIT ?",
+                (contest, after, -1 if limit is None else max(limit, 0)),
+            )
+            return [Record(version, event_id, bytes(data)) for version, event_id, data in rows]
+
+        return await self._run(work)
+
+    async def head(self, contest: str) -> int:
+        return await self._run(lambda conn: _head(conn, contest))
+
+    def subscribe(self, contest: str, after: int = 0) -> AsyncIterator[Record]:
+        return tail(
+            lambda since: self.read(contest, since, PAGE),
+            lambda: self._bell.ticket(contest),
+            lambda: self._closed,
+            after,
+            poll=self._poll,
+        )
+
+    async def save_snapshot(self, contest: str, snapshot: Snapshot) -> None:
+        def work(conn: sqlite3.Connection) -> None:
+            conn.execute(
+                "INSERT INTO snapshots (contest, version, data) VALUES (?, ?, ?)"
+                " ON CONFLICT (contest) DO UPDATE SET version = excluded.version, data = excluded.data"
+                " WHERE excluded.version >= snapshots.version",
+                (contest, snapshot.version, snapshot.data),
+            )
+
+        await self._run(work)
+
+    async def load_snapshot(self, contest: str) -> Snapshot | None:
+        def work(conn: sqlite3.Connection) -> Snapshot | None:
+            row = conn.execute("SELECT version, data FROM snapshots WHERE contest = ?", (contest,)).fetchone()
+            return None if row is None else Snapshot(row[0], bytes(row[1]))
+
+        return await self._run(work)
+
+    async def delete_snapshots(self, contest: str) -> None:
+        await self._run(lambda conn: conn.execute("DELETE FROM snapshots WHERE contest = ?", (contest,)))
+
+    async def save_secret(self, contest: str, name: str, value: bytes) -> None:
+        await self._run(
+            lambda conn: conn.execute(
+                "INSERT OR REPLACE INTO secrets (contest, name, value) VALUES (?, ?, ?)", (contest, name, value)
+            )
+        )
+
+    async def load_secret(self, contest: str, name: str) -> bytes | None:
+        def work(conn: sqlite3.Connection) -> bytes | None:
+            row = conn.execute("SELECT value FROM secrets WHERE contest = ? AND name = ?", (contest, name)).fetchone()
+            return None if row is None else bytes(row[0])
+
+        return await self._run(work)
+
+    async def contests(self) -> list[str]:
+        def work(conn: sqlite3.Connection) -> list[str]:
+            return [row[0] for row in conn.execute("SELECT DISTINCT contest FROM events ORDER BY contest")]
+
+        return await self._run(work)
+
+    async def ping(self) -> None:
+        await self._run(lambda conn: conn.execute("SELECT 1").fetchone())
+
+    async def close(self) -> None:
+        if self._closed:
+            return
+        self._closed = True
+        self._bell.ring_all()
+
+        def shut() -> None:
+            if self._conn is not None:
+                self._conn.close()
+                self._conn = None
+
+        await asyncio.get_running_loop().run_in_executor(self._executor, shut)
+        self._executor.shutdown(wait=False)
+
+
+def _head(conn: sqlite3.Connection, contest: str) -> int:
+    row = conn.execute("SELECT COALESCE(MAX(version), 0) FROM events WHERE contest = ?", (contest,)).fetchone()
+    return int(row[0])

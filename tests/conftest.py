@@ -1,0 +1,105 @@
+"""Shared fixtures: a real, throwaway redis-server for every test that needs Redis."""
+
+from __future__ import annotations
+
+import shutil
+import socket
+import subprocess
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+
+def _free_port() -> int:
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+def _answers_ping(port: int) -> bool:
+    try:
+        with socket.create_connection(("127.0.0.1", port), timeout=0.5) as sock:
+            sock.sendall(b"PING\r\n")
+            return sock.recv(64).startswith(b"+PONG")
+    except OSError:
+        return False
+
+
+class RedisServer:
+    """A redis-server on a loopback port, in its own directory, with no persistence.
+
+    ``stop()`` and ``start()`` may be called repeatedly (the port stays the same), e.g. to test what
+    a store does while Redis is down. Data does not survive a stop.
+    """
+
+    def __init__(self, workdir: Path) -> None:
+        binary = shutil.which("redis-server")
+        if binary is None:
+            pytest.fail("redis-server is not on PATH: install Redis (>= 7) to run these tests", pytrace=False)
+        self.binary = binary
+        self.workdir = workdir
+        self.port = _free_port()
+        self.process: subprocess.Popen[bytes] | None = None
+
+    @property
+    def url(self) -> str:
+        return f"redis://127.0.0.1:{self.port}/0"
+
+    def start(self) -> None:
+        if self.process is not None:
+            return
+        log = self.workdir / "redis.log"
+        options = {
+            "--port": str(self.port),
+            "--bind": "127.0.0.1",
+            "--save": "",
+            "--appendonly": "no",
+            "--dir": str(self.workdir),
+            "--logfile": str(log),
+        }
+        command = [self.binary, *(part for pair in options.items() for part in pair)]
+        self.process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.STDOUT)
+        deadline = time.monotonic() + 15
+        while not _answers_ping(self.port):
+            if self.process.poll() is not None or time.monotonic() > deadline:
+                self.stop()
+                details = log.read_text(errors="replace") if log.exists() else ""
+                pytest.fail(f"redis-server on port {self.port} did not start:\n{details}", pytrace=False)
+            time.sleep(0.05)
+
+    def stop(self) -> None:
+        if self.process is None:
+            return
+        self.process.kill()
+        self.process.wait(timeout=10)
+        self.process = None
+
+
+@pytest.fixture(scope="session")
+def redis_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[RedisServer]:
+    """The session's shared redis-server. Tests share it: use unique contest ids (e.g. uuid4)."""
+    server = RedisServer(tmp_path_factory.mktemp("redis"))
+    server.start()
+    try:
+        yield server
+    finally:
+        server.stop()
+
+
+@pytest.fixture(scope="session")
+def redis_url(redis_server: RedisServer) -> str:
+    """``redis://127.0.0.1:<port>/0`` of the session's shared redis-server."""
+    return redis_server.url
+
+
+@pytest.fixture
+def private_redis(tmp_path_factory: pytest.TempPathFactory) -> Iterator[RedisServer]:
+    """A redis-server of this test's own, safe to stop and start (e.g. for availability tests)."""
+    server = RedisServer(tmp_path_factory.mktemp("private-redis"))
+    server.start()
+    try:
+        yield server
+    finally:
+        server.stop()

@@ -1,0 +1,117 @@
+"""A pure test table: plays commands through the engine with no store, no clock and no randomness."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from protocol import extended as x
+from protocol.common import Actor, Seat
+from protocol.errors import Refused
+from protocol.events import Command, CreateContest, Envelope
+from server.engine import handle
+from server.engine.contest import Contest, fold
+from server.engine.dice import Roller, seed_hash
+from server.engine.registry import ruleset
+from server.engine.ruleset import Context
+
+GM = Actor("gm", "gm")
+ANN = Actor("ann", "player")
+BOB = Actor("bob", "player")
+SPECTATOR = Actor("spectator", "spectator")
+SEED = bytes(range(32))
+RULES = ruleset("extended")
+
+
+def duel(
+    dice: str = "physical",
+    aria: str = "15",
+    orc: str = "12",
+    hero_points: int = 1,
+    pvp: bool = False,
+    **extra: Any,
+) -> CreateContest:
+    """Aria (Ann's PC) against an orc the GM runs, or against Bob's PC when ``pvp``."""
+    seats = [Seat("gm", "gm"), Seat("ann", "player", ["aria"])]
+    if pvp:
+        seats.append(Seat("bob", "player", ["orc"]))
+    return CreateContest(
+        ruleset="extended",
+        title="Duel at the bridge",
+        dice=dice,  # type: ignore[arg-type]
+        contest="duel",
+        seats=seats,
+        setup=x.ExtendedSetup(
+            prize="the bridge",
+            contestants=[
+                x.Contestant(id="aria", name="Aria", ability="Sword", rating=aria, hero_points=hero_points),
+                x.Contestant(id="orc", name="Orc", ability="Axe", rating=orc, hero_points=hero_points if pvp else 0),
+            ],
+            **extra,
+        ),
+    )
+
+
+@dataclass
+class Table:
+    request: CreateContest = field(default_factory=duel)
+    log: list[Envelope] = field(default_factory=list)
+    salts: int = 0
+
+    def __post_init__(self) -> None:
+        seed = seed_hash(SEED) if self.request.dice == "server" else None
+        pending = handle.create(RULES, "duel", self.request, seed)
+        self.log = handle.first_envelopes(RULES, "duel", pending, GM, "create", "t0")
+        self.contest: Contest[Any] = fold(RULES, self.log)
+
+    def ctx(self, actor: Actor) -> Context:
+        self.salts += 1
+        seed = SEED if self.request.dice == "server" else None
+        return Context(
+            actor=actor,
+            seats=self.contest.created.seats,
+            now=f"t{self.contest.version}",
+            version=self.contest.version + 1,
+            dice=Roller(self.request.dice, seed, self.contest.version + 1),  # type: ignore[arg-type]
+            salt=f"{self.salts:032x}",
+        )
+
+    def do(self, actor: Actor, command: Command) -> list[Envelope]:
+        """Execute or raise Refused; a refusal leaves the table unchanged."""
+        pending = handle.decide(RULES, self.contest, command, self.ctx(actor))
+        batch = handle.envelopes(
+            RULES,
+            "duel",
+            self.contest.version,
+            self.contest.head_hash,
+            pending,
+            actor,
+            f"cmd-{self.contest.version}",
+            f"t{self.contest.version}",
+        )
+        self.contest = fold(RULES, batch, self.contest)
+        self.log.extend(batch)
+        return batch
+
+    def refused(self, actor: Actor, command: Command) -> str:
+        """The stable code of a refusal (fails the test when the command is accepted)."""
+        before = self.contest
+        try:
+            self.do(actor, command)
+        except Refused as exc:
+            assert self.contest is before
+            return exc.code
+        raise AssertionError(f"{command} was accepted")
+
+    @property
+    def rules(self) -> Any:
+        return self.contest.rules
+
+    def ap(self, contestant: str) -> int:
+        return int(self.rules.fighters[contestant].ap)
+
+    def declare(self, aria: x.Intent | None = None, orc: x.Intent | None = None, orc_actor: Actor = GM) -> None:
+        from protocol.events import Declare
+
+        self.do(ANN, Declare(participant="aria", payload=aria or x.Intent()))
+        self.do(orc_actor, Declare(participant="orc", payload=orc or x.Intent()))

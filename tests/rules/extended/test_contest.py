@@ -1,0 +1,335 @@
+"""The extended contest played command by command through the engine (1 vs 1, physical dice)."""
+
+from __future__ import annotations
+
+import pytest
+
+from protocol import extended as x
+from protocol.events import CloseDeclarations, Declare, Redo, Undo
+from server.engine.ruleset import Viewer
+from tests.engine.table import ANN, BOB, GM, SPECTATOR, Table, duel
+
+
+def rolled(table: Table) -> x.ExchangeRolled:
+    return next(e.event for e in reversed(table.log) if isinstance(e.event, x.ExchangeRolled))
+
+
+def applied(table: Table) -> x.ExchangeApplied:
+    return next(e.event for e in reversed(table.log) if isinstance(e.event, x.ExchangeApplied))
+
+
+def test_starting_ap_is_the_value_plus_modifiers_augments_and_followers() -> None:
+    request = duel()
+    aria = request.setup.contestants[0]
+    request.setup.contestants[0] = x.Contestant(
+        id=aria.id, name=aria.name, ability=aria.ability, rating="5W2", modifier=3, augment=2, followers_ap=4
+    )
+    table = Table(request)
+    # 5W2 = 45, +3 +2 = 50 (10W2), + 4 followers' AP = 54
+    assert table.ap("aria") == 54
+    assert table.rules.fighters["aria"].rating == "10W2"
+    assert table.ap("orc") == 12
+
+
+def test_a_round_is_declared_sealed_then_each_side_acts_once() -> None:
+    table = Table()
+    assert table.rules.phase == "declaring"
+    table.do(ANN, Declare(participant="aria", payload=x.Intent(action="lunge", bid=5)))
+    assert table.rules.phase == "declaring"  # the orc has not declared yet
+    table.do(GM, Declare(participant="orc", payload=x.Intent(action="swing", bid=4)))
+    assert table.rules.phase == "ready" and table.rules.actor == "aria"
+    # Aria 15 rolls 1 (Critical), the orc 12 rolls 10 (Success): one step, the loser transfers 1 × bid
+    table.do(GM, x.Roll(faces=[1, 10]))
+    table.do(ANN, x.PassHeroPoint(contestant="aria"))
+    assert (table.ap("aria"), table.ap("orc")) == (20, 7)
+    assert table.rules.actor == "orc"
+    # the orc's response: 15 (Failure at 12) against Aria's 3 (Success): the orc loses 1 × its bid of 4
+    table.do(GM, x.Roll(faces=[15, 3]))
+    table.do(ANN, x.PassHeroPoint(contestant="aria"))
+    assert (table.ap("aria"), table.ap("orc")) == (20, 3)
+    assert table.rules.round == 2 and table.rules.phase == "declaring"
+
+
+def test_no_bid_means_the_default_of_three() -> None:
+    table = Table(duel(hero_points=0))
+    table.declare(x.Intent(action="circle"), x.Intent(bid=1))
+    table.do(GM, x.Roll(faces=[5, 15]))  # Success against Failure: the orc loses 1 × 3
+    assert rolled(table).bid == 3
+    assert table.ap("orc") == 9
+
+
+@pytest.mark.parametrize(
+    ("contestant", "bid", "code"),
+    [
+        ("aria", 0, "rules/bid_too_low"),
+        ("aria", -2, "rules/bid_too_low"),
+        ("aria", 16, "rules/bid_too_high"),  # starting AP 15: the desperation stake's ceiling
+        ("orc", 13, "rules/bid_too_high"),  # the resistance never bids more than it has (12)
+    ],
+)
+def test_bids_outside_the_limits_are_refused(contestant: str, bid: int, code: str) -> None:
+    table = Table()
+    actor = ANN if contestant == "aria" else GM
+    assert table.refused(actor, Declare(participant=contestant, payload=x.Intent(bid=bid))) == code
+
+
+def test_a_player_may_stake_up_to_starting_ap_when_below_it() -> None:
+    table = Table(duel(hero_points=0))
+    table.declare(x.Intent(bid=1), x.Intent(bid=10))
+    table.do(GM, x.Roll(faces=[15, 15]))  # tie on equal dice
+    table.do(GM, x.Roll(faces=[1, 20]))  # the orc Critical against Aria's Fumble: Aria transfers 3 × 10
+    assert table.ap("aria") == -15
+    # a fresh contest where Aria sits at 5 AP still bids 15, her starting AP
+    table = Table(duel(hero_points=0))
+    table.declare(x.Intent(bid=1), x.Intent(bid=5))
+    table.do(GM, x.Roll(faces=[15, 15]))
+    table.do(GM, x.Roll(faces=[1, 16]))  # the orc Critical against Aria's Failure: 2 × 5 transferred
+    assert table.ap("aria") == 5
+    table.do(ANN, Declare(participant="aria", payload=x.Intent(bid=15)))
+    assert table.refused(ANN, Declare(participant="aria", payload=x.Intent(bid=16))) == "rules/bid_too_high"
+
+
+def test_a_hero_point_bumps_the_spender_up_once_per_exchange() -> None:
+    table = Table()
+    table.declare(x.Intent(bid=4), x.Intent(bid=2))
+    table.do(GM, x.Roll(faces=[16, 16]))  # Failure against Failure, equal dice: a tie before the hero point
+    table.do(ANN, x.SpendHeroPoint(contestant="aria"))  # Success against Failure: the orc loses 4
+    assert table.ap("orc") == 8
+    assert table.rules.fighters["aria"].hero_points == 0
+    table.do(GM, x.Roll(faces=[16, 16]))
+    # no hero point left: the exchange applied by itself, and spending now is refused
+    assert table.refused(ANN, x.SpendHeroPoint(contestant="aria")) == "rules/out_of_phase"
+
+
+def test_masteries_cancel_and_bump() -> None:
+    table = Table(duel(aria="5W2", orc="20W", hero_points=0))
+    table.declare(x.Intent(bid=5), x.Intent(bid=1))
+    # Aria 3 at TN 5 (Success), the orc 3 at TN 20 (Success); net one mastery for Aria: Critical vs Success
+    table.do(GM, x.Roll(faces=[3, 3]))
+    event = rolled(table)
+    assert (event.actor_level, event.defender_level) == ("Critical", "Success")
+    assert applied(table).gained == 5  # a transfer: the orc's value 40 is only 5 below 45
+
+
+def test_a_mastery_left_over_at_critical_bumps_the_opponent_down() -> None:
+    table = Table(duel(aria="5W", orc="12", hero_points=0))
+    table.declare(x.Intent(bid=3), x.Intent(bid=1))
+    table.do(GM, x.Roll(faces=[1, 4]))  # Aria Critical already; her mastery drops the orc to Failure
+    event = rolled(table)
+    assert (event.actor_level, event.defender_level) == ("Critical", "Failure")
+    assert applied(table).lost == 6
+
+
+def test_no_transfer_when_the_loser_is_six_or_more_below() -> None:
+    table = Table(duel(aria="5W", orc="19", hero_points=0))
+    table.declare(x.Intent(bid=4), x.Intent(bid=1))
+    # Aria (25) rolls a Critical and her mastery drops the orc (19) from Success to Failure: two steps,
+    # but the orc is 6 below Aria, so it loses 2 × 4 and Aria gains nothing
+    table.do(GM, x.Roll(faces=[1, 10]))
+    assert (applied(table).lost, applied(table).gained) == (8, 0)
+    assert (table.ap("aria"), table.ap("orc")) == (25, 11)
+
+
+def test_edges_add_to_the_bid_only_when_the_defender_pays() -> None:
+    request = duel(hero_points=0)
+    aria = request.setup.contestants[0]
+    request.setup.contestants[0] = x.Contestant(
+        id=aria.id, name=aria.name, ability=aria.ability, rating=aria.rating, edge=2
+    )
+    table = Table(request)
+    table.declare(x.Intent(bid=3), x.Intent(bid=3))
+    table.do(GM, x.Roll(faces=[5, 15]))  # Aria wins one step: the orc loses 3 + 2
+    assert table.ap("orc") == 7
+    table.do(GM, x.Roll(faces=[5, 16]))  # the orc acts and wins one step: Aria's edge does not protect her
+    assert table.ap("aria") == 12
+
+
+def test_the_contest_ends_mid_round_with_the_outcome_of_the_loser_ap() -> None:
+    table = Table(duel(hero_points=0))
+    table.declare(x.Intent(bid=15), x.Intent(bid=1))
+    table.do(GM, x.Roll(faces=[1, 20]))  # Critical against Fumble: the orc transfers 3 × 15 = 45
+    assert table.ap("orc") == 12 - 45
+    outcome = table.rules.outcome
+    assert table.rules.phase == "decided"
+    assert (outcome.winner, outcome.loser, outcome.loser_ap) == ("aria", "orc", -33)
+    assert (outcome.level, outcome.consequence, outcome.benefit) == ("Complete", "Dying", "Heroic")
+    # the orc never gets its response
+    assert table.refused(GM, x.Roll(faces=[1, 1])) == "rules/out_of_phase"
+
+
+@pytest.mark.parametrize(
+    ("loser_ap", "level", "consequence", "benefit"),
+    [
+        (0, "Marginal", "Hurt", "Fresh"),
+        (-10, "Marginal", "Hurt", "Fresh"),
+        (-11, "Minor", "Impaired", "Pumped"),
+        (-20, "Minor", "Impaired", "Pumped"),
+        (-21, "Major", "Injured", "Invigorated"),
+        (-30, "Major", "Injured", "Invigorated"),
+        (-31, "Complete", "Dying", "Heroic"),
+    ],
+)
+def test_every_row_of_the_outcome_table(loser_ap: int, level: str, consequence: str, benefit: str) -> None:
+    table = Table(duel(hero_points=0))
+    table.do(GM, x.Adjust(contestant="orc", delta=loser_ap - 12, reason="the orc slips on the bridge"))
+    outcome = table.rules.outcome
+    assert (outcome.loser, outcome.loser_ap) == ("orc", loser_ap)
+    assert (outcome.level, outcome.consequence, outcome.benefit) == (level, consequence, benefit)
+
+
+def test_ap_is_hidden_from_others_until_it_first_changes() -> None:
+    table = Table(duel(hero_points=0, pvp=True))
+    ann = Viewer("ann", "player", frozenset({"aria"}))
+    bob = Viewer("bob", "player", frozenset({"orc"}))
+    spectator = Viewer("spectator", "spectator")
+
+    def ap_seen(viewer: Viewer, contestant: str) -> int | None:
+        view = table.rules and __import__("server.rules.extended.view", fromlist=["view"]).view(table.rules, viewer)
+        return next(c.ap for c in view.contestants if c.id == contestant)
+
+    assert ap_seen(ann, "aria") == 15 and ap_seen(ann, "orc") is None and ap_seen(spectator, "aria") is None
+    table.declare(x.Intent(bid=2), x.Intent(bid=2), orc_actor=BOB)
+    table.do(GM, x.Roll(faces=[5, 15]))  # the orc loses 2
+    assert ap_seen(ann, "orc") == 10 and ap_seen(spectator, "orc") == 10
+    assert ap_seen(bob, "aria") is None and ap_seen(spectator, "aria") is None
+
+
+def test_parting_shot_can_deepen_the_defeat() -> None:
+    table = Table(duel(hero_points=0))
+    table.declare(x.Intent(bid=12), x.Intent(bid=1))
+    table.do(GM, x.Roll(faces=[5, 15]))  # the orc loses 12: 0 AP, a Marginal defeat
+    assert table.rules.outcome.level == "Marginal"
+    table.do(ANN, x.PartingShot(contestant="aria", bid=10, action="a last cut"))
+    table.do(GM, x.Roll(faces=[5, 15]))  # the orc loses 10 more
+    assert table.ap("orc") == -10 and table.rules.phase == "decided"
+    assert table.refused(ANN, x.PartingShot(contestant="aria", bid=3)) == "rules/out_of_phase"
+
+
+def test_a_failed_parting_shot_can_bring_the_opponent_back() -> None:
+    table = Table(duel(hero_points=0))
+    table.declare(x.Intent(bid=12), x.Intent(bid=1))
+    table.do(GM, x.Roll(faces=[5, 15]))  # the orc at 0
+    assert table.refused(GM, x.PartingShot(contestant="orc")) == "rules/not_the_victor"
+    table.do(ANN, x.PartingShot(contestant="aria", bid=4))
+    table.do(GM, x.Roll(faces=[16, 1]))  # Aria fails, the orc rolls a Critical: Aria transfers 2 × 4
+    assert table.ap("orc") == 8
+    assert table.rules.outcome is None and table.rules.phase == "declaring" and table.rules.round == 2
+
+
+def test_switching_ability_keeps_ap() -> None:
+    table = Table(duel(hero_points=0))
+    table.declare(x.Intent(bid=1, ability="Dodge", rating="5"), x.Intent(bid=1))
+    assert table.ap("aria") == 15
+    table.do(GM, x.Roll(faces=[8, 20]))  # 8 at TN 5 is a Failure now; the orc fumbles
+    assert rolled(table).actor_level == "Failure"
+    assert table.rules.fighters["aria"].ability == "Dodge" and table.ap("aria") == 15
+
+
+def test_asymmetrical_exchange_wins_nothing_but_can_lose() -> None:
+    table = Table(duel(hero_points=0))
+    table.declare(x.Intent(bid=5, kind="asymmetrical", action="cut the rope"), x.Intent(bid=5, kind="asymmetrical"))
+    table.do(GM, x.Roll(faces=[1, 15]))  # Aria wins: the other goal succeeds, the orc pays nothing
+    assert table.ap("orc") == 12 and applied(table).winner == "aria"
+    table.do(GM, x.Roll(faces=[15, 1]))  # the orc acts asymmetrically and loses: it pays 2 × 5, transferred
+    assert (table.ap("orc"), table.ap("aria")) == (2, 25)
+
+
+def test_unrelated_action_forfeits_the_exchange() -> None:
+    table = Table(duel(hero_points=0))
+    table.declare(x.Intent(kind="unrelated", action="open the door", resistance="10"), x.Intent(bid=1))
+    table.do(GM, x.Roll(faces=[3, 15]))  # Success against the door's Failure: a Minor Victory, no AP moves
+    assert applied(table).result == "unrelated action: Minor Victory"
+    assert (table.ap("aria"), table.ap("orc")) == (15, 12)
+
+
+def test_gm_adjustment_needs_a_reason() -> None:
+    table = Table()
+    assert table.refused(GM, x.Adjust(contestant="orc", delta=2, reason=" ")) == "rules/no_reason"
+    assert table.refused(ANN, x.Adjust(contestant="orc", delta=2, reason="why not")) == "auth/forbidden"
+    table.do(GM, x.Adjust(contestant="orc", delta=2, reason="reinforcements"))
+    assert table.ap("orc") == 14
+
+
+def test_better_roll_high() -> None:
+    table = Table(duel(hero_points=0, better_roll="high"))
+    table.declare(x.Intent(bid=4), x.Intent(bid=1))
+    table.do(GM, x.Roll(faces=[9, 4]))  # both Success; with "high" the 9 wins: the orc loses ½ × 4
+    assert table.ap("orc") == 10
+
+
+def test_gm_proposes_a_bid_and_the_player_accepts() -> None:
+    table = Table(duel(hero_points=0))
+    table.declare(x.Intent(bid=2, action="all-out assault"), x.Intent(bid=1))
+    table.do(GM, x.ProposeBid(contestant="aria", bid=8))
+    table.do(ANN, x.AcceptBid(contestant="aria"))
+    table.do(GM, x.Roll(faces=[5, 15]))
+    assert rolled(table).bid == 8 and table.ap("orc") == 4
+
+
+def test_gm_closes_the_window_and_missing_intents_take_the_defaults() -> None:
+    table = Table(duel(hero_points=0))
+    table.do(ANN, Declare(participant="aria", payload=x.Intent(bid=2)))
+    assert table.refused(ANN, CloseDeclarations()) == "auth/forbidden"
+    table.do(GM, CloseDeclarations())
+    assert table.rules.intents["orc"] == x.Intent()
+
+
+@pytest.mark.parametrize(
+    ("actor", "command", "code"),
+    [
+        (ANN, x.Roll(faces=[1, 1]), "rules/out_of_phase"),  # rolling while intents are being declared
+        (ANN, Declare(participant="orc", payload=x.Intent()), "auth/not_your_seat"),
+        (GM, Declare(participant="aria", payload=x.Intent()), "auth/not_your_seat"),
+        (ANN, Undo(), "auth/forbidden"),
+        (ANN, Redo(), "auth/forbidden"),
+        (SPECTATOR, Declare(participant="aria", payload=x.Intent()), "auth/forbidden"),
+        (SPECTATOR, x.Roll(), "auth/forbidden"),
+        (ANN, x.SpendHeroPoint(contestant="aria"), "rules/out_of_phase"),
+        (ANN, x.SetOrder(order=["orc", "aria"]), "auth/forbidden"),
+        (GM, x.SetOrder(order=["orc"]), "rules/bad_order"),
+        (GM, Undo(), "undo/nothing_to_undo"),
+        (GM, Redo(), "undo/nothing_to_redo"),
+        (GM, Declare(participant="nobody", payload=x.Intent()), "seal/not_expected"),
+        (ANN, Declare(participant="aria", payload=x.Intent(ability="Dodge")), "rules/bad_intent"),
+        (ANN, Declare(participant="aria", payload=x.Intent(ability="Dodge", rating="5Q")), "rules/bad_rating"),
+    ],
+)
+def test_illegal_commands_are_refused_with_a_stable_code(actor: object, command: object, code: str) -> None:
+    table = Table()
+    assert table.refused(actor, command) == code  # type: ignore[arg-type]
+
+
+def test_out_of_turn_and_dice_mistakes() -> None:
+    table = Table(duel(hero_points=0, pvp=True))
+    table.declare(x.Intent(bid=2), x.Intent(bid=2), orc_actor=BOB)
+    assert table.refused(GM, x.Roll()) == "dice/wrong_mode"  # physical dice need faces
+    assert table.refused(GM, x.Roll(faces=[0, 5])) == "dice/bad_face"
+    assert table.refused(GM, x.Roll(faces=[21, 5])) == "dice/bad_face"
+    assert table.refused(GM, x.Roll(faces=[5])) == "dice/bad_face"
+    assert table.refused(ANN, x.Roll(faces=[5, 15])) == "dice/typed_by_gm"  # the GM has not allowed it
+
+
+def test_a_player_rolls_only_their_own_exchange() -> None:
+    table = Table(duel(dice="server", hero_points=0, pvp=True))
+    table.declare(x.Intent(bid=2), x.Intent(bid=2), orc_actor=BOB)
+    assert table.refused(BOB, x.Roll()) == "rules/out_of_turn"  # Aria acts first
+    table.do(ANN, x.Roll())
+    assert table.refused(ANN, x.Roll()) == "rules/out_of_turn"  # now it is the orc's exchange
+    table.do(BOB, x.Roll())
+
+
+def test_players_type_their_own_faces_when_the_gm_allows_it() -> None:
+    table = Table(duel(hero_points=0, pvp=True, players_type_faces=True))
+    table.declare(x.Intent(bid=2), x.Intent(bid=2), orc_actor=BOB)
+    assert table.refused(BOB, x.Roll(faces=[5, 15])) == "rules/out_of_turn"
+    table.do(ANN, x.Roll(faces=[5, 15]))
+    assert rolled(table).dice.source == "physical"
+
+
+def test_server_dice_refuse_typed_faces() -> None:
+    table = Table(duel(dice="server", hero_points=0))
+    table.declare(x.Intent(bid=2), x.Intent(bid=2))
+    assert table.refused(GM, x.Roll(faces=[1, 1])) == "dice/wrong_mode"
+    table.do(ANN, x.Roll())
+    event = rolled(table)
+    assert event.dice is not None and event.dice.source == "server" and len(event.dice.faces) == 2

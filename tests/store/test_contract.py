@@ -1,0 +1,497 @@
+"""The EventStore contract, run against every backend: memory, sqlite (a temp file), redis (a real server)."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import socket
+import sqlite3
+import uuid
+from collections.abc import AsyncIterator, Sequence
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+import pytest
+from redis.asyncio import Redis
+
+from server.store import (
+    BadBatchError,
+    ConflictError,
+    DuplicateError,
+    EventStore,
+    MemoryStore,
+    Record,
+    RedisStore,
+    Snapshot,
+    SqliteStore,
+    UnavailableError,
+    open_store,
+)
+
+if TYPE_CHECKING:
+    from tests.conftest import RedisServer
+
+WAIT = 30.0
+"""Upper bound on any wait, so a broken store fails the test instead of hanging it."""
+
+
+class Stores:
+    """Opens stores on one backend; every store opened shares the same data (memory: the same store)."""
+
+    def __init__(self, spec: str) -> None:
+        self.spec = spec
+        self.opened: list[EventStore] = []
+
+    def open(self) -> EventStore:
+        if self.spec == "memory:" and self.opened:
+            return self.opened[0]
+        store = open_store(self.spec)
+        self.opened.append(store)
+        return store
+
+    async def close(self) -> None:
+        for store in self.opened:
+            await store.close()
+
+
+@pytest.fixture(params=["memory", "sqlite", "redis"])
+def spec(request: pytest.FixtureRequest, tmp_path: Path) -> str:
+    if request.param == "memory":
+        return "memory:"
+    if request.param == "sqlite":
+        return f"sqlite:{tmp_path / 'data' / 'agon.sqlite3'}"
+    return str(request.getfixturevalue("redis_url"))
+
+
+@pytest.fixture
+async def stores(spec: str) -> AsyncIterator[Stores]:
+    opened = Stores(spec)
+    try:
+        yield opened
+    finally:
+        await opened.close()
+
+
+@pytest.fixture
+def store(stores: Stores) -> EventStore:
+    return stores.open()
+
+
+@pytest.fixture
+def contest() -> str:
+    return f"contest-{uuid.uuid4().hex}"
+
+
+def rec(version: int, event_id: str | None = None) -> Record:
+    """A record with a fresh id and data that is not valid UTF-8, to catch any text round trip."""
+    data = b"\x00\xff" + version.to_bytes(4, "big") + os.urandom(16)
+    return Record(version, event_id or uuid.uuid4().hex, data)
+
+
+def run(first: int, count: int) -> list[Record]:
+    return [rec(version) for version in range(first, first + count)]
+
+
+async def take(stream: AsyncIterator[Record], count: int) -> list[Record]:
+    """The first ``count`` records of ``stream``; closes it afterwards."""
+    taken: list[Record] = []
+    try:
+        async with asyncio.timeout(WAIT):
+            async for record in stream:
+                taken.append(record)
+                if len(taken) == count:
+                    break
+    finally:
+        close = getattr(stream, "aclose", None)
+        if close is not None:
+            await close()
+    return taken
+
+
+async def write_one(store: EventStore, contest: str, record_id: str, data: bytes) -> int:
+    """Read the head and append one record after it, retrying on conflict: a typical writer."""
+    async with asyncio.timeout(WAIT):
+        while True:
+            head = await store.head(contest)
+            await asyncio.sleep(0)  # let other writers move the head in between
+            try:
+                [version] = await store.append(contest, [Record(head + 1, record_id, data)], head)
+                return version
+            except ConflictError:
+                continue
+
+
+async def race(writers: Sequence[EventStore], contest: str, count: int) -> dict[str, bytes]:
+    """``count`` concurrent writers spread over ``writers``; returns what each one wrote."""
+    wanted = {uuid.uuid4().hex: os.urandom(8) for _ in range(count)}
+    versions = await asyncio.gather(
+        *(
+            write_one(writers[index % len(writers)], contest, event_id, data)
+            for index, (event_id, data) in enumerate(wanted.items())
+        )
+    )
+    assert sorted(versions) == list(range(1, count + 1))
+    return wanted
+
+
+def assert_gapless(records: Sequence[Record], wanted: dict[str, bytes]) -> None:
+    assert [r.version for r in records] == list(range(1, len(wanted) + 1))
+    assert {r.event_id: r.data for r in records} == wanted
+
+
+# --- append and read -------------------------------------------------------------------------------
+
+
+async def test_append_to_empty_stream_numbers_from_one_and_reads_back_identical(
+    store: EventStore, contest: str
+) -> None:
+    assert await store.head(contest) == 0
+    assert await store.read(contest) == []
+    batch = run(1, 3)
+    assert await store.append(contest, batch, 0) == [1, 2, 3]
+    assert await store.read(contest) == batch
+    assert await store.head(contest) == 3
+    more = run(4, 2)
+    assert await store.append(contest, more, 3) == [4, 5]
+    assert await store.read(contest) == batch + more
+
+
+async def test_wrong_expected_version_conflicts_and_writes_nothing(store: EventStore, contest: str) -> None:
+    stored = run(1, 2)
+    await store.append(contest, stored, 0)
+    for expected in (0, 1, 3, 7):
+        with pytest.raises(ConflictError) as caught:
+            await store.append(contest, run(expected + 1, 2), expected)
+        assert caught.value.code == "store/conflict"
+    assert await store.read(contest) == stored
+    assert await store.head(contest) == 2
+
+
+async def test_batch_that_does_not_continue_the_expected_version_is_refused(store: EventStore, contest: str) -> None:
+    await store.append(contest, run(1, 1), 0)
+    bad_batches: list[tuple[list[Record], int]] = [
+        ([], 1),
+        ([rec(1)], 1),
+        ([rec(3)], 1),
+        ([rec(2), rec(4)], 1),
+        ([rec(2), rec(2)], 1),
+        ([rec(0)], -1),
+    ]
+    same_id = uuid.uuid4().hex
+    bad_batches.append(([rec(2, same_id), rec(3, same_id)], 1))
+    for records, expected in bad_batches:
+        with pytest.raises(BadBatchError) as caught:
+            await store.append(contest, records, expected)
+        assert caught.value.code == "store/bad_batch"
+    assert [r.version for r in await store.read(contest)] == [1]
+
+
+async def test_partly_duplicate_batch_is_refused_whole(store: EventStore, contest: str) -> None:
+    stored = run(1, 2)
+    await store.append(contest, stored, 0)
+    fresh = rec(3)
+    with pytest.raises(DuplicateError) as caught:
+        await store.append(contest, [fresh, rec(4, stored[1].event_id)], 2)
+    assert caught.value.code == "store/duplicate"
+    assert await store.read(contest) == stored
+    assert await store.append(contest, [fresh], 2) == [3]
+
+
+async def test_retried_batch_is_acknowledged_not_duplicated(store: EventStore, contest: str) -> None:
+    first = run(1, 2)
+    assert await store.append(contest, first, 0) == [1, 2]
+    assert await store.append(contest, first, 0) == [1, 2]
+    later = run(3, 1)
+    await store.append(contest, later, 2)
+    # The retry's expected version is stale now, yet it is still an acknowledgement, not a conflict.
+    assert await store.append(contest, first, 0) == [1, 2]
+    assert await store.append(contest, later, 2) == [3]
+    assert await store.read(contest) == first + later
+    assert await store.head(contest) == 3
+
+
+async def test_read_after_and_limit(store: EventStore, contest: str) -> None:
+    records = run(1, 6)
+    await store.append(contest, records, 0)
+    assert await store.read(contest, after=2) == records[2:]
+    assert await store.read(contest, after=2, limit=3) == records[2:5]
+    assert await store.read(contest, limit=2) == records[:2]
+    assert await store.read(contest, after=5, limit=10) == records[5:]
+    assert await store.read(contest, after=6) == []
+    assert await store.read(contest, after=2, limit=0) == []
+    assert await store.read(f"{contest}-other") == []
+
+
+async def test_contests_are_separate_streams(store: EventStore, contest: str) -> None:
+    other = f"{contest}-other"
+    mine, theirs = run(1, 2), run(1, 3)
+    await store.append(contest, mine, 0)
+    await store.append(other, theirs, 0)
+    assert await store.read(contest) == mine
+    assert await store.read(other) == theirs
+    assert (await store.head(contest), await store.head(other)) == (2, 3)
+
+
+# --- concurrency -----------------------------------------------------------------------------------
+
+
+async def test_concurrent_writers_leave_one_gapless_order(store: EventStore, contest: str) -> None:
+    wanted = await race([store], contest, 20)
+    assert_gapless(await store.read(contest), wanted)
+
+
+@pytest.mark.parametrize("spec", ["sqlite", "redis"], indirect=True)
+async def test_two_stores_on_the_same_data_never_fork_a_contest(stores: Stores, contest: str) -> None:
+    first, second = stores.open(), stores.open()
+    assert first is not second
+    wanted = await race([first, second], contest, 20)
+    assert_gapless(await first.read(contest), wanted)
+    assert await second.read(contest) == await first.read(contest)
+
+
+# --- subscribe -------------------------------------------------------------------------------------
+
+
+async def test_subscribers_see_every_version_once_in_order(store: EventStore, contest: str) -> None:
+    count = 20
+    early = asyncio.create_task(take(store.subscribe(contest), count + 1))
+    await asyncio.sleep(0.05)
+    writing = asyncio.create_task(race([store], contest, count))
+    while await store.head(contest) < count // 2:
+        await asyncio.sleep(0.01)
+    late = asyncio.create_task(take(store.subscribe(contest), count + 1))
+    wanted = await writing
+    # One more append after all the racing ones: the record right after version `count` must be it,
+    # so a repeated or skipped version would show.
+    marker = rec(count + 1)
+    await store.append(contest, [marker], count)
+    wanted[marker.event_id] = marker.data
+    for reader in (early, late):
+        assert_gapless(await reader, wanted)
+
+
+async def test_subscribe_after_k_starts_after_k_and_follows(store: EventStore, contest: str) -> None:
+    records = run(1, 5)
+    await store.append(contest, records, 0)
+    reader = asyncio.create_task(take(store.subscribe(contest, after=2), 4))
+    await asyncio.sleep(0.05)
+    sixth = rec(6)
+    await store.append(contest, [sixth], 5)
+    assert await reader == [*records[2:], sixth]
+
+
+async def test_subscribe_pages_through_a_long_stream(store: EventStore, contest: str) -> None:
+    records = run(1, 700)
+    for start in range(0, 700, 100):
+        await store.append(contest, records[start : start + 100], start)
+    assert await take(store.subscribe(contest, after=50), 650) == records[50:]
+
+
+@pytest.mark.parametrize("spec", ["sqlite", "redis"], indirect=True)
+async def test_subscriber_sees_appends_made_through_another_store(stores: Stores, contest: str) -> None:
+    reading, writing = stores.open(), stores.open()
+    reader = asyncio.create_task(take(reading.subscribe(contest), 5))
+    await asyncio.sleep(0.05)
+    records = run(1, 5)
+    for record in records:
+        await writing.append(contest, [record], record.version - 1)
+    assert await reader == records
+
+
+async def test_close_ends_subscriptions(stores: Stores, contest: str) -> None:
+    store = stores.open()
+    await store.append(contest, run(1, 1), 0)
+    seen: list[Record] = []
+
+    async def follow() -> None:
+        async for record in store.subscribe(contest):
+            seen.append(record)
+
+    follower = asyncio.create_task(follow())
+    while not seen:
+        await asyncio.sleep(0.01)
+    await store.close()
+    async with asyncio.timeout(WAIT):
+        await follower
+    assert [r.version for r in seen] == [1]
+    with pytest.raises(UnavailableError):
+        await store.head(contest)
+
+
+# --- snapshots, secrets, listing -------------------------------------------------------------------
+
+
+async def test_snapshots_keep_the_newest_and_can_be_deleted(store: EventStore, contest: str) -> None:
+    assert await store.load_snapshot(contest) is None
+    await store.save_snapshot(contest, Snapshot(3, b"\x00three"))
+    assert await store.load_snapshot(contest) == Snapshot(3, b"\x00three")
+    await store.save_snapshot(contest, Snapshot(7, b"\xffseven"))
+    await store.save_snapshot(contest, Snapshot(5, b"five"))
+    assert await store.load_snapshot(contest) == Snapshot(7, b"\xffseven")
+    assert await store.load_snapshot(f"{contest}-other") is None
+    await store.delete_snapshots(contest)
+    assert await store.load_snapshot(contest) is None
+    await store.delete_snapshots(contest)
+
+
+async def test_secrets_round_trip_per_contest_and_name(store: EventStore, contest: str) -> None:
+    assert await store.load_secret(contest, "seed") is None
+    await store.save_secret(contest, "seed", b"\x00\x01secret")
+    assert await store.load_secret(contest, "seed") == b"\x00\x01secret"
+    await store.save_secret(contest, "seed", b"replaced")
+    assert await store.load_secret(contest, "seed") == b"replaced"
+    assert await store.load_secret(contest, "other") is None
+    assert await store.load_secret(f"{contest}-other", "seed") is None
+    assert await store.read(contest) == []
+
+
+async def test_contests_lists_those_with_events_sorted(store: EventStore, contest: str) -> None:
+    later, earlier, quiet = f"{contest}-b", f"{contest}-a", f"{contest}-quiet"
+    await store.append(later, run(1, 1), 0)
+    await store.append(earlier, run(1, 2), 0)
+    await store.save_secret(quiet, "seed", b"x")
+    await store.save_snapshot(quiet, Snapshot(1, b"x"))
+    listed = await store.contests()
+    assert listed == sorted(listed)
+    assert [c for c in listed if c.startswith(contest)] == [earlier, later]
+
+
+async def test_ping_answers_when_up(store: EventStore) -> None:
+    await store.ping()
+
+
+# --- backend specifics -----------------------------------------------------------------------------
+
+
+async def test_open_store_specs(tmp_path: Path, redis_url: str) -> None:
+    kinds = {
+        "memory:": MemoryStore,
+        f"sqlite:{tmp_path / 'x.sqlite3'}": SqliteStore,
+        redis_url: RedisStore,
+        "rediss://127.0.0.1:1/0": RedisStore,
+    }
+    for spec, kind in kinds.items():
+        store = open_store(spec)
+        assert isinstance(store, kind)
+        await store.close()
+    with pytest.raises(ValueError, match="unknown store spec"):
+        open_store("postgres://nope")
+
+
+async def test_sqlite_file_is_wal_and_created_with_its_directory(tmp_path: Path, contest: str) -> None:
+    path = tmp_path / "nested" / "dir" / "agon.sqlite3"
+    store = SqliteStore(path)
+    try:
+        await store.append(contest, run(1, 1), 0)
+        assert path.exists()
+        with sqlite3.connect(path) as conn:
+            assert conn.execute("PRAGMA journal_mode").fetchone() == ("wal",)
+    finally:
+        await store.close()
+
+
+class SilentRedisStore(RedisStore):
+    """Appends through the real Lua script but never notifies: readers must heal by polling."""
+
+    async def _notify(self, contest: str, head: int) -> None:
+        return None
+
+
+async def test_redis_subscriber_finds_unnotified_appends_on_its_timer(redis_url: str, contest: str) -> None:
+    reading, silent = RedisStore(redis_url), SilentRedisStore(redis_url)
+    try:
+        reader = asyncio.create_task(take(reading.subscribe(contest), 6))
+        await asyncio.sleep(0.05)
+        records = run(1, 6)
+        await silent.append(contest, records[:3], 0)
+        await silent.append(contest, records[3:], 3)
+        assert await reader == records
+    finally:
+        await reading.close()
+        await silent.close()
+
+
+async def test_redis_subscriber_reads_the_gap_a_notification_reveals(redis_url: str, contest: str) -> None:
+    # The reader's timer never fires in this test: only the notification of version 4 can make it read,
+    # and it must then read versions 1..3 too, whose notifications were lost.
+    reading = RedisStore(redis_url, poll=3600)
+    silent, loud = SilentRedisStore(redis_url), RedisStore(redis_url)
+    try:
+        reader = asyncio.create_task(take(reading.subscribe(contest), 5))
+        await asyncio.sleep(0.05)
+        records = run(1, 5)
+        await silent.append(contest, records[:3], 0)
+        await loud.append(contest, records[3:4], 3)
+        await loud.append(contest, records[4:], 4)
+        assert await reader == records
+    finally:
+        for store in (reading, silent, loud):
+            await store.close()
+
+
+async def test_redis_subscriber_catches_up_after_its_connection_is_killed(redis_url: str, contest: str) -> None:
+    # No timer here either: after the kill, only the reconnect's catch-up read can deliver 3 and 4.
+    reading, writing = RedisStore(redis_url, poll=3600), RedisStore(redis_url)
+    admin = Redis.from_url(redis_url)
+    try:
+        reader = asyncio.create_task(take(reading.subscribe(contest), 4))
+        records = run(1, 4)
+        await writing.append(contest, records[:2], 0)
+        channel = f"agon:{{{contest}}}:notify"
+        while [count for _, count in await admin.pubsub_shardnumsub(channel)] != [1]:
+            await asyncio.sleep(0.01)
+        assert await admin.client_kill_filter(_type="pubsub") >= 1
+        await writing.append(contest, records[2:], 2)
+        assert await reader == records
+    finally:
+        await reading.close()
+        await writing.close()
+        await admin.aclose()
+
+
+async def test_redis_classic_pubsub_notifies_too(redis_url: str, contest: str) -> None:
+    # Servers before Redis 7 have no sharded pub/sub; the timer is off, so the notification must arrive.
+    reading = RedisStore(redis_url, poll=3600, sharded_pubsub=False)
+    writing = RedisStore(redis_url, sharded_pubsub=False)
+    try:
+        reader = asyncio.create_task(take(reading.subscribe(contest), 2))
+        await asyncio.sleep(0.05)
+        records = run(1, 2)
+        await writing.append(contest, records[:1], 0)
+        await writing.append(contest, records[1:], 1)
+        assert await reader == records
+    finally:
+        await reading.close()
+        await writing.close()
+
+
+async def test_redis_unavailable_when_down_and_back_when_up(private_redis: RedisServer, contest: str) -> None:
+    store = RedisStore(private_redis.url)
+    try:
+        await store.ping()
+        private_redis.stop()
+        with pytest.raises(UnavailableError) as caught:
+            await store.ping()
+        assert caught.value.code == "store/unavailable"
+        with pytest.raises(UnavailableError):
+            await store.append(contest, run(1, 1), 0)
+        private_redis.start()
+        await store.ping()
+        assert await store.append(contest, run(1, 1), 0) == [1]
+    finally:
+        await store.close()
+
+
+async def test_redis_store_on_a_closed_port_is_unavailable() -> None:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        port = sock.getsockname()[1]
+    store = RedisStore(f"redis://agon:hunter2@127.0.0.1:{port}/0")
+    try:
+        with pytest.raises(UnavailableError) as caught:
+            await store.ping()
+        assert "hunter2" not in caught.value.message
+        with pytest.raises(UnavailableError):
+            await store.read("anything")
+    finally:
+        await store.close()

@@ -1,0 +1,191 @@
+"""The service on every store: a whole contest, retries, conflicts between writers, snapshots, and the
+audit commands (`agon export`, `agon verify`, `agon replay`) run as real processes."""
+
+from __future__ import annotations
+
+import asyncio
+import subprocess
+import sys
+import uuid
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+import msgspec
+import pytest
+
+from protocol import extended as x
+from protocol.codec import encode
+from protocol.errors import Refused
+from protocol.events import Conclude, CreateContest, Declare, Undo
+from server.service import ContestService
+from server.store import EventStore, MemoryStore, open_store
+from tests.engine.table import ANN, GM, SPECTATOR, duel
+
+AGON = [sys.executable, "-m", "server.cli"]
+
+
+@pytest.fixture(params=["memory", "sqlite", "redis"])
+def spec(request: pytest.FixtureRequest, tmp_path: Path) -> str:
+    if request.param == "memory":
+        return "memory:"
+    if request.param == "sqlite":
+        return f"sqlite:{tmp_path / 'agon.sqlite3'}"
+    return str(request.getfixturevalue("redis_url"))
+
+
+@pytest.fixture
+async def store(spec: str) -> AsyncIterator[EventStore]:
+    opened = open_store(spec)
+    yield opened
+    await opened.close()
+
+
+def request_for(contest: str, dice: str = "physical") -> CreateContest:
+    return msgspec.structs.replace(duel(dice=dice, hero_points=1), contest=contest)
+
+
+class Player:
+    """Sends commands with fresh command ids, like a client would."""
+
+    def __init__(self, service: ContestService, contest: str) -> None:
+        self.service, self.contest, self.sent = service, contest, 0
+
+    async def __call__(self, actor: object, command: object) -> int:
+        self.sent += 1
+        result = await self.service.execute(self.contest, actor, f"cmd-{self.sent}", command)  # type: ignore[arg-type]
+        return result.version
+
+
+async def play_to_the_end(service: ContestService, contest: str) -> None:
+    """Aria (15) against the orc (12): three exchanges, the orc falls to -12, a Minor defeat."""
+    act = Player(service, contest)
+    await act(ANN, Declare(participant="aria", payload=x.Intent(action="lunge", bid=5)))
+    await act(GM, Declare(participant="orc", payload=x.Intent(action="swing", bid=4)))
+    await act(GM, x.Roll(faces=[1, 10]))  # Critical vs Success: 5 transferred, orc 7, Aria 20
+    await act(ANN, x.PassHeroPoint(contestant="aria"))
+    await act(GM, x.Roll(faces=[15, 3]))  # the orc fails, Aria succeeds: the orc loses 4, now 3
+    await act(ANN, x.PassHeroPoint(contestant="aria"))
+    await act(ANN, Declare(participant="aria", payload=x.Intent(action="finish it", bid=15)))
+    await act(GM, Declare(participant="orc", payload=x.Intent(action="parry", bid=3)))
+    await act(GM, x.Roll(faces=[2, 16]))  # Success vs Failure: the orc loses 15, now -12
+    await act(ANN, x.PassHeroPoint(contestant="aria"))
+    await act(GM, Conclude())
+
+
+async def test_a_whole_contest_on_each_store(store: EventStore) -> None:
+    contest = f"duel-{uuid.uuid4().hex[:8]}"
+    service = ContestService(store, snapshot_every=4)
+    await service.create(GM, request_for(contest))
+    await play_to_the_end(service, contest)
+    view = await service.view(contest, SPECTATOR)
+    assert view.concluded
+    outcome = view.rules.outcome
+    assert outcome is not None
+    assert (outcome.winner, outcome.loser, outcome.loser_ap, outcome.level) == ("aria", "orc", -12, "Minor")
+    assert (outcome.consequence, outcome.benefit) == ("Impaired", "Pumped")
+    # a second service (another process, say) with no cache sees the same state from snapshot + tail
+    fresh = ContestService(store)
+    assert encode(await fresh.view(contest, GM)) == encode(await service.view(contest, GM))
+    await store.delete_snapshots(contest)
+    fresh = ContestService(store)
+    assert encode(await fresh.view(contest, GM)) == encode(await service.view(contest, GM))
+
+
+async def test_a_repeated_command_id_returns_the_first_result(store: EventStore) -> None:
+    contest = f"retry-{uuid.uuid4().hex[:8]}"
+    service = ContestService(store)
+    await service.create(GM, request_for(contest))
+    command = Declare(participant="aria", payload=x.Intent(bid=2))
+    first = await service.execute(contest, ANN, "same-id", command)
+    again = await service.execute(contest, ANN, "same-id", command)
+    other = ContestService(store)  # a process that never saw the first one
+    third = await other.execute(contest, ANN, "same-id", command)
+    assert again.version == third.version == first.version and again.repeated and third.repeated
+    assert await store.head(contest) == first.version
+
+
+async def test_refused_commands_change_nothing(store: EventStore) -> None:
+    contest = f"refused-{uuid.uuid4().hex[:8]}"
+    service = ContestService(store)
+    await service.create(GM, request_for(contest))
+    head = await store.head(contest)
+    for actor, command, code in [
+        (ANN, Declare(participant="aria", payload=x.Intent(bid=0)), "rules/bid_too_low"),
+        (ANN, Declare(participant="aria", payload=x.Intent(bid=99)), "rules/bid_too_high"),
+        (ANN, Undo(), "auth/forbidden"),
+        (SPECTATOR, x.Roll(), "auth/forbidden"),
+        (GM, x.Roll(faces=[1, 1]), "rules/out_of_phase"),
+    ]:
+        with pytest.raises(Refused) as refused:
+            await service.execute(contest, actor, f"bad-{code}", command)  # type: ignore[arg-type]
+        assert refused.value.code == code
+    assert await store.head(contest) == head
+
+
+async def test_two_writers_on_one_contest_never_fork_it(spec: str) -> None:
+    stores = [MemoryStore()] * 2 if spec == "memory:" else [open_store(spec), open_store(spec)]
+    contest = f"race-{uuid.uuid4().hex[:8]}"
+    services = [ContestService(s) for s in stores]
+    await services[0].create(GM, request_for(contest))
+    await services[1].load(contest)  # both now cache version 2
+    adjustments = [
+        services[i % 2].execute(contest, GM, f"adjust-{i}", x.Adjust(contestant="aria", delta=1, reason=f"#{i}"))
+        for i in range(10)
+    ]
+    results = await asyncio.gather(*adjustments)
+    assert sorted(r.version for r in results) == list(range(3, 13))
+    for service in services:
+        service.forget(contest)
+        _, state = await service.load(contest)
+        assert state.version == 12 and state.rules.fighters["aria"].ap == 25
+    for s in set(stores):
+        await s.close()
+
+
+@pytest.mark.parametrize("kind", ["sqlite", "redis"])
+async def test_export_verify_and_replay_from_the_command_line(
+    kind: str, tmp_path: Path, request: pytest.FixtureRequest
+) -> None:
+    spec = f"sqlite:{tmp_path / 'agon.sqlite3'}" if kind == "sqlite" else str(request.getfixturevalue("redis_url"))
+    contest = f"audit-{uuid.uuid4().hex[:8]}"
+    store = open_store(spec)
+    service = ContestService(store)
+    await service.create(GM, request_for(contest, dice="server"))
+    act = Player(service, contest)
+    await act(ANN, Declare(participant="aria", payload=x.Intent(action="feint", bid=3)))
+    await act(GM, Declare(participant="orc", payload=x.Intent(action="charge", bid=3)))
+    for _ in range(2):
+        await act(GM, x.Roll())
+        if (await service.view(contest, GM)).rules.phase == "rolled":
+            await act(ANN, x.PassHeroPoint(contestant="aria"))
+    await act(GM, Conclude())
+    await store.close()
+
+    log = tmp_path / "contest.jsonl"
+    exported = subprocess.run([*AGON, "export", contest, "--store", spec, "-o", str(log)], capture_output=True)
+    assert exported.returncode == 0, exported.stderr
+    verified = subprocess.run([*AGON, "verify", str(log)], capture_output=True, text=True)
+    assert verified.returncode == 0, verified.stderr
+    assert "4 dice checked" in verified.stdout
+
+    lines = log.read_bytes().splitlines(keepends=True)
+    target = 6  # flip one byte inside event 6's payload
+    line = bytearray(lines[target - 1])
+    at = line.index(b'"actor"') + 12
+    line[at] = ord("X") if line[at] != ord("X") else ord("Y")
+    tampered = tmp_path / "tampered.jsonl"
+    tampered.write_bytes(b"".join(lines[: target - 1]) + bytes(line) + b"".join(lines[target:]))
+    failed = subprocess.run([*AGON, "verify", str(tampered)], capture_output=True, text=True)
+    assert failed.returncode != 0
+    assert f"event {target}:" in failed.stderr
+
+    as_spectator = subprocess.run(
+        [*AGON, "replay", str(log), "--as", "spectator", "--at", "4"], capture_output=True, text=True
+    )
+    assert as_spectator.returncode == 0, as_spectator.stderr
+    assert "feint" not in as_spectator.stdout  # Aria's intent was still sealed at version 4
+    assert "seal.declared [sealed]" in as_spectator.stdout
+    as_ann = subprocess.run(
+        [*AGON, "replay", str(log), "--as", "player:ann", "--at", "4"], capture_output=True, text=True
+    )
+    assert "feint" in as_ann.stdout and "charge" not in as_ann.stdout
