@@ -67,6 +67,7 @@ class ContestService:
     _cache: dict[str, tuple[Ruleset[Any], Contest[Any]]] = field(default_factory=dict)
     _seeds: dict[str, bytes | None] = field(default_factory=dict)
     _locks: dict[str, asyncio.Lock] = field(default_factory=dict)
+    _background: set[asyncio.Task[None]] = field(default_factory=set)
 
     # --- commands -----------------------------------------------------------------------------------
 
@@ -153,6 +154,11 @@ class ContestService:
     async def contests(self) -> list[str]:
         return await self.store.contests()
 
+    async def drain(self) -> None:
+        """Wait for background work (snapshots) to finish: call before closing the store."""
+        while self._background:
+            await asyncio.gather(*self._background)
+
     def forget(self, contest_id: str) -> None:
         """Drop the cached state (the next load uses the snapshot and the stream)."""
         self._cache.pop(contest_id, None)
@@ -172,7 +178,9 @@ class ContestService:
         self._cache[contest_id] = (rules, contest)
         before = previous[1].version if previous else 0
         if self.snapshot_every > 0 and contest.version // self.snapshot_every > before // self.snapshot_every:
-            asyncio.get_running_loop().create_task(self._snapshot(contest_id, rules, contest))
+            task = asyncio.get_running_loop().create_task(self._snapshot(contest_id, rules, contest))
+            self._background.add(task)
+            task.add_done_callback(self._background.discard)
 
     async def _snapshot(self, contest_id: str, rules: Ruleset[Any], contest: Contest[Any]) -> None:
         blob = encode(_SnapshotBlob(ruleset=rules.name, contest=msgspec.Raw(encode(contest))))
