@@ -33,7 +33,7 @@ from server.store.port import ConflictError, EventStore, Record, Snapshot
 
 log = logging.getLogger(__name__)
 
-SEED = "dice_seed"
+SEED = "dice_seed"  # the secret's name is "dice_seed:<sha256 of the seed>", so racing creators never clobber
 Listener = Callable[[str, Sequence[Envelope]], Awaitable[None]]
 
 
@@ -85,7 +85,7 @@ class ContestService:
         pending = handle.create(rules, contest_id, request, seed_hash(seed) if seed else None)
         envelopes = handle.first_envelopes(rules, contest_id, pending, actor, command_id, self.clock())
         if seed is not None:
-            await self.store.save_secret(contest_id, SEED, seed)
+            await self.store.save_secret(contest_id, f"{SEED}:{seed_hash(seed)}", seed)
         try:
             await self.store.append(contest_id, _records(envelopes), expected_version=0)
         except ConflictError:
@@ -109,7 +109,7 @@ class ContestService:
                     seats=contest.created.seats,
                     now=now,
                     version=contest.version + 1,
-                    dice=Roller(contest.created.dice, await self._seed(contest_id), contest.version + 1),
+                    dice=Roller(contest.created.dice, await self._seed(contest), contest.version + 1),
                     salt=self.entropy(16).hex(),
                 )
                 pending = handle.decide(rules, contest, command, ctx)
@@ -168,10 +168,21 @@ class ContestService:
     def _lock(self, contest_id: str) -> asyncio.Lock:
         return self._locks.setdefault(contest_id, asyncio.Lock())
 
-    async def _seed(self, contest_id: str) -> bytes | None:
-        if contest_id not in self._seeds:
-            self._seeds[contest_id] = await self.store.load_secret(contest_id, SEED)
-        return self._seeds[contest_id]
+    async def _seed(self, contest: Contest[Any]) -> bytes | None:
+        committed = contest.created.seed_hash
+        if committed is None:
+            return None
+        if contest.id not in self._seeds:
+            seed = await self.store.load_secret(contest.id, f"{SEED}:{committed}")
+            if seed is None or seed_hash(seed) != committed:
+                raise Refused(errors.INTERNAL, "the contest's dice seed is missing from the store")
+            self._seeds[contest.id] = seed
+        return self._seeds[contest.id]
+
+    async def seed(self, contest_id: str) -> bytes | None:
+        """The secret dice seed (server dice), for operators and tests; never sent to a client."""
+        _, contest = await self.load(contest_id)
+        return await self._seed(contest)
 
     def _remember(self, contest_id: str, rules: Ruleset[Any], contest: Contest[Any]) -> None:
         previous = self._cache.get(contest_id)
