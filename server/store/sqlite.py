@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import sqlite3
+import time
 from collections.abc import AsyncIterator, Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
@@ -53,7 +54,7 @@ _T = TypeVar("_T")
 
 
 class SqliteStore:
-    def __init__(self, path: str | Path = DEFAULT_PATH, *, poll: float = 1.0, busy_timeout: float = 30.0):
+    def __init__(self, path: str | Path = DEFAULT_PATH, *, poll: float = 1.0, busy_timeout: float = 30.0) -> None:
         self._path = Path(path)
         self._poll = poll
         self._busy_timeout = busy_timeout
@@ -68,9 +69,14 @@ class SqliteStore:
         if self._conn is None:
             self._path.parent.mkdir(parents=True, exist_ok=True)
             conn = sqlite3.connect(self._path, timeout=self._busy_timeout, isolation_level=None)
-            conn.execute("PRAGMA journal_mode=WAL")
-            conn.execute("PRAGMA synchronous=FULL")
-            conn.executescript(_SCHEMA)
+            try:
+                # Switching to WAL does not wait on the busy handler: retry while another opener holds it.
+                _while_locked(lambda: conn.execute("PRAGMA journal_mode=WAL"), self._busy_timeout)
+                conn.execute("PRAGMA synchronous=FULL")
+                conn.executescript(f"BEGIN IMMEDIATE; {_SCHEMA} COMMIT;")
+            except BaseException:
+                conn.close()
+                raise
             self._conn = conn
         return self._conn
 
@@ -202,6 +208,18 @@ class SqliteStore:
 
         await asyncio.get_running_loop().run_in_executor(self._executor, shut)
         self._executor.shutdown(wait=False)
+
+
+def _while_locked(work: Callable[[], object], timeout: float) -> None:
+    deadline = time.monotonic() + timeout
+    while True:
+        try:
+            work()
+            return
+        except sqlite3.OperationalError as error:
+            if "locked" not in str(error) or time.monotonic() > deadline:
+                raise
+            time.sleep(0.01)
 
 
 def _head(conn: sqlite3.Connection, contest: str) -> int:

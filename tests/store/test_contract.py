@@ -390,6 +390,16 @@ async def test_sqlite_file_is_wal_and_created_with_its_directory(tmp_path: Path,
         await store.close()
 
 
+async def test_sqlite_stores_opening_one_new_file_together(tmp_path: Path) -> None:
+    for attempt in range(25):
+        stores = [SqliteStore(tmp_path / f"race-{attempt}.sqlite3") for _ in range(4)]
+        try:
+            assert await asyncio.gather(*(store.head("c") for store in stores)) == [0, 0, 0, 0]
+        finally:
+            for store in stores:
+                await store.close()
+
+
 class SilentRedisStore(RedisStore):
     """Appends through the real Lua script but never notifies: readers must heal by polling."""
 
