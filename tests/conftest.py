@@ -103,3 +103,13 @@ def private_redis(tmp_path_factory: pytest.TempPathFactory) -> Iterator[RedisSer
         yield server
     finally:
         server.stop()
+
+
+@pytest.fixture(params=["memory", "sqlite", "redis"])
+def spec(request: pytest.FixtureRequest, tmp_path: Path) -> str:
+    """A store spec for each backend: in memory, a fresh sqlite file, and the throwaway Redis server."""
+    if request.param == "memory":
+        return "memory:"
+    if request.param == "sqlite":
+        return f"sqlite:{tmp_path / 'data' / 'agon.sqlite3'}"
+    return str(request.getfixturevalue("redis_url"))

@@ -24,15 +24,6 @@ from tests.engine.table import ANN, GM, SPECTATOR, duel
 AGON = [sys.executable, "-m", "server.cli"]
 
 
-@pytest.fixture(params=["memory", "sqlite", "redis"])
-def spec(request: pytest.FixtureRequest, tmp_path: Path) -> str:
-    if request.param == "memory":
-        return "memory:"
-    if request.param == "sqlite":
-        return f"sqlite:{tmp_path / 'agon.sqlite3'}"
-    return str(request.getfixturevalue("redis_url"))
-
-
 @pytest.fixture
 async def store(spec: str) -> AsyncIterator[EventStore]:
     opened = open_store(spec)

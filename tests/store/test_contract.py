@@ -54,15 +54,6 @@ class Stores:
             await store.close()
 
 
-@pytest.fixture(params=["memory", "sqlite", "redis"])
-def spec(request: pytest.FixtureRequest, tmp_path: Path) -> str:
-    if request.param == "memory":
-        return "memory:"
-    if request.param == "sqlite":
-        return f"sqlite:{tmp_path / 'data' / 'agon.sqlite3'}"
-    return str(request.getfixturevalue("redis_url"))
-
-
 @pytest.fixture
 async def stores(spec: str) -> AsyncIterator[Stores]:
     opened = Stores(spec)
