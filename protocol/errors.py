@@ -8,7 +8,6 @@ import msgspec
 BAD_FRAME = "protocol/bad_frame"  # not JSON, or not a message at all
 UNKNOWN_MESSAGE = "protocol/unknown_message"  # a tag no message type has
 BAD_FIELD = "protocol/bad_field"  # a field of the wrong type or value
-TOO_LARGE = "protocol/too_large"
 
 # who may do what
 UNAUTHENTICATED = "auth/unauthenticated"
@@ -60,3 +59,8 @@ class Refused(Exception):
     @property
     def problem(self) -> Problem:
         return Problem(self.code, self.message)
+
+
+# the network layer
+SHUTTING_DOWN = "server/shutting_down"  # the server is draining: reconnect (to another process) and resume
+TOO_SLOW = "server/too_slow"  # the connection could not keep up and is dropped: reconnect and resume

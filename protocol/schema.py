@@ -7,13 +7,19 @@ from typing import Any
 
 import msgspec
 
-from protocol import events, views
+from protocol import events, messages, views
 
 
 def wire_types() -> list[Any]:
     """Every type that crosses the wire or the export, by the name clients know it."""
-    found: list[Any] = [events.Envelope, events.Command, events.CreateContest, views.ContestView]
-    return found
+    return [
+        messages.ClientMessage,
+        messages.ServerMessage,
+        events.Envelope,
+        events.Command,
+        events.CreateContest,
+        views.ContestView,
+    ]
 
 
 def schema() -> dict[str, Any]:

@@ -1,4 +1,4 @@
-"""`agon` — the command line: export, verify, replay, schema."""
+"""`agon` — the command line: serve, export, verify, replay, schema."""
 
 from __future__ import annotations
 
@@ -13,6 +13,11 @@ DEFAULT_STORE = "sqlite:agon-data/agon.sqlite3"
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="agon", description="Agon: event-sourced tabletop-RPG contests")
     commands = parser.add_subparsers(dest="command", required=True)
+
+    serve_parser = commands.add_parser("serve", help="serve contests over WebSocket (/ws, /healthz, /metrics)")
+    serve_parser.add_argument("--host", default="127.0.0.1")
+    serve_parser.add_argument("--port", type=int, default=8765)
+    serve_parser.add_argument("--store", default=DEFAULT_STORE, help="sqlite:PATH (default) or redis://HOST:PORT/DB")
 
     export_parser = commands.add_parser("export", help="write a contest's log as JSON lines")
     export_parser.add_argument("contest")
@@ -32,6 +37,10 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     args = parser.parse_args(argv)
     match args.command:
+        case "serve":
+            from server.net.app import run
+
+            return run(host=args.host, port=args.port, store=args.store)
         case "export":
             from server.audit import export_contest
 

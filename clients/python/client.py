@@ -1,0 +1,354 @@
+"""An async client for Agon's WebSocket protocol.
+
+    client = await AgonClient.connect("ws://127.0.0.1:8765/ws")
+    created = await client.create(CreateContest(...))            # invitations: tokens per seat
+    mirror = await client.follow(created.contest, created.invitations.gm)
+    ack = await client.command(created.contest, x.Roll(faces=[3, 12]))
+    await client.wait_version(created.contest, ack.version)      # mirror.doc is the view at that version
+
+Every patch is checked against its ``view_hash``; on a mismatch the client asks for a fresh view by
+itself. ``reconnect()`` resumes every followed contest from the last version seen.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import itertools
+import logging
+import uuid
+from collections.abc import Callable, Sequence
+from typing import Any, assert_never
+
+import msgspec
+from websockets.asyncio.client import ClientConnection, connect
+from websockets.exceptions import ConnectionClosed
+
+from clients.python.mirror import ContestMirror
+from protocol.codec import decode, encode
+from protocol.events import Command, CreateContest
+from protocol.messages import (
+    Ack,
+    Contests,
+    ContestSummary,
+    Create,
+    Created,
+    Error,
+    Execute,
+    Follow,
+    FollowContest,
+    Hello,
+    ListContests,
+    Notice,
+    Patch,
+    Ping,
+    Pong,
+    Resync,
+    ServerMessage,
+    Unfollow,
+    Welcome,
+)
+
+log = logging.getLogger(__name__)
+
+DEFAULT_TIMEOUT = 10.0
+
+
+class Refusal(Exception):
+    """The server answered with an error (a stable ``code`` and a message)."""
+
+    def __init__(self, error: Error) -> None:
+        super().__init__(f"{error.code}: {error.message}")
+        self.error = error
+        self.code = error.code
+        self.message = error.message
+
+
+class Disconnected(Exception):
+    """The connection closed before the answer arrived."""
+
+
+class AgonClient:
+    def __init__(self, url: str, *, origin: str | None = None, record_frames: bool = False) -> None:
+        self.url = url
+        self.origin = origin
+        self.record_frames = record_frames
+        self.frames: list[str] = []  # every frame received, as text (with record_frames)
+        self.mirrors: dict[str, ContestMirror] = {}
+        self.errors: list[Error] = []  # errors that answer no request (bad frames, rate limits, ...)
+        self.owner: str | None = None  # the owner token (given, or received on creating a contest)
+        self._ws: ClientConnection | None = None
+        self._reader: asyncio.Task[None] | None = None
+        self._pending: dict[str, asyncio.Future[Any]] = {}  # request id -> answer
+        self._following: dict[str, asyncio.Future[ContestMirror]] = {}  # contest -> welcome
+        self._pongs: dict[int, asyncio.Future[None]] = {}
+        self._nonces = itertools.count(1)
+        self._changed = asyncio.Event()
+
+    # --- connecting ---------------------------------------------------------------------------------
+
+    @classmethod
+    async def connect(
+        cls,
+        url: str,
+        *,
+        follow: Sequence[Follow] = (),
+        owner: str | None = None,
+        origin: str | None = None,
+        record_frames: bool = False,
+        hello: bool = True,
+        timeout: float = DEFAULT_TIMEOUT,
+    ) -> AgonClient:
+        """Open a connection and say hello (following ``follow``), unless ``hello`` is False."""
+        client = cls(url, origin=origin, record_frames=record_frames)
+        client.owner = owner
+        await client._open(timeout)
+        if hello:
+            await client.hello(follow, timeout=timeout)
+        return client
+
+    async def _open(self, timeout: float) -> None:
+        self._ws = await connect(
+            self.url,
+            origin=None if self.origin is None else self.origin,  # type: ignore[arg-type]
+            max_size=2**24,
+            compression=None,
+            open_timeout=timeout,
+            close_timeout=2,
+        )
+        self._reader = asyncio.get_running_loop().create_task(self._read(self._ws))
+
+    async def hello(self, follow: Sequence[Follow] = (), *, timeout: float = DEFAULT_TIMEOUT) -> None:
+        """The first frame: follow contests (raises Refusal for the first one refused, after all are answered)."""
+        waits = [self._expect_welcome(f.contest, f.token) for f in follow]
+        await self._send(Hello(follow=list(follow), owner=self.owner, client="agon-python"))
+        await self._gather(waits, timeout)
+
+    async def reconnect(self, *, timeout: float = DEFAULT_TIMEOUT) -> None:
+        """A new connection that resumes every followed contest from the last version seen."""
+        await self._drop()
+        await self._open(timeout)
+        follows = [
+            Follow(contest=m.contest, token=m.token, after=m.version if m.in_sync and m.version else None)
+            for m in self.mirrors.values()
+        ]
+        await self.hello(follows, timeout=timeout)
+
+    async def close(self) -> None:
+        if self._ws is not None:
+            await self._ws.close()
+        await self._drop()
+
+    def abort(self) -> None:
+        """Kill the socket without a closing handshake (as a crash or a lost network would)."""
+        if self._ws is not None and self._ws.transport is not None:
+            self._ws.transport.abort()
+
+    async def _drop(self) -> None:
+        ws, reader = self._ws, self._reader
+        self._ws, self._reader = None, None
+        if ws is not None:
+            ws.transport.abort()
+        if reader is not None:
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await reader
+
+    @property
+    def close_code(self) -> int | None:
+        return None if self._ws is None else self._ws.close_code
+
+    async def wait_closed(self, timeout: float = DEFAULT_TIMEOUT) -> int | None:
+        """Wait for the server to close the connection; its close code."""
+        if self._ws is None:
+            return None
+        async with asyncio.timeout(timeout):
+            await self._ws.wait_closed()
+        return self._ws.close_code
+
+    # --- requests -----------------------------------------------------------------------------------
+
+    async def follow(
+        self, contest: str, token: str, after: int | None = None, *, timeout: float = DEFAULT_TIMEOUT
+    ) -> ContestMirror:
+        waiting = self._expect_welcome(contest, token)
+        await self._send(FollowContest(contest=contest, token=token, after=after))
+        async with asyncio.timeout(timeout):
+            return await waiting
+
+    async def unfollow(self, contest: str) -> None:
+        self.mirrors.pop(contest, None)
+        await self._send(Unfollow(contest=contest))
+
+    async def command(
+        self, contest: str, command: Command, *, id: str | None = None, timeout: float = DEFAULT_TIMEOUT
+    ) -> Ack:
+        """Send a command; its ack (raises Refusal with the server's code when refused)."""
+        id = id or uuid.uuid4().hex
+        answer: Ack = await self._request(id, Execute(id=id, contest=contest, command=command), timeout)
+        return answer
+
+    async def create(
+        self, request: CreateContest, *, create_key: str | None = None, timeout: float = DEFAULT_TIMEOUT
+    ) -> Created:
+        id = uuid.uuid4().hex
+        created: Created = await self._request(id, Create(id=id, contest=request, create_key=create_key), timeout)
+        self.owner = created.invitations.owner
+        return created
+
+    async def contests(self, *, timeout: float = DEFAULT_TIMEOUT) -> list[ContestSummary]:
+        id = uuid.uuid4().hex
+        answer: Contests = await self._request(id, ListContests(id=id), timeout)
+        return answer.contests
+
+    async def ping(self, *, timeout: float = DEFAULT_TIMEOUT) -> None:
+        nonce = next(self._nonces)
+        waiter: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        self._pongs[nonce] = waiter
+        await self._send(Ping(nonce=nonce))
+        async with asyncio.timeout(timeout):
+            await waiter
+
+    async def resync(self, contest: str) -> None:
+        await self._send(Resync(contest=contest))
+
+    async def send_raw(self, data: str | bytes) -> None:
+        """Send any frame as it is (for testing how the server takes bad input)."""
+        if self._ws is None:
+            raise Disconnected("not connected")
+        await self._ws.send(data)
+
+    # --- waiting ------------------------------------------------------------------------------------
+
+    async def wait_for(self, predicate: Callable[[], bool], timeout: float = DEFAULT_TIMEOUT) -> None:
+        """Wait until ``predicate()`` holds after some message (TimeoutError otherwise)."""
+        async with asyncio.timeout(timeout):
+            while not predicate():
+                await self._changed.wait()
+
+    async def wait_version(self, contest: str, version: int, timeout: float = DEFAULT_TIMEOUT) -> ContestMirror:
+        """Wait until this client's view of ``contest`` is in sync at ``version`` or later."""
+
+        def there() -> bool:
+            mirror = self.mirrors.get(contest)
+            return mirror is not None and mirror.in_sync and mirror.version >= version
+
+        await self.wait_for(there, timeout)
+        return self.mirrors[contest]
+
+    async def next_error(self, timeout: float = DEFAULT_TIMEOUT) -> Error:
+        """The next error that answers no request."""
+        seen = len(self.errors)
+        await self.wait_for(lambda: len(self.errors) > seen, timeout)
+        return self.errors[seen]
+
+    # --- internals ----------------------------------------------------------------------------------
+
+    async def _send(self, message: Any) -> None:
+        if self._ws is None:
+            raise Disconnected("not connected")
+        await self._ws.send(encode(message), text=True)
+
+    def _expect_welcome(self, contest: str, token: str) -> asyncio.Future[ContestMirror]:
+        mirror = self.mirrors.get(contest)
+        if mirror is None or mirror.token != token:
+            self.mirrors[contest] = ContestMirror(contest=contest, token=token)
+        waiter: asyncio.Future[ContestMirror] = asyncio.get_running_loop().create_future()
+        self._following[contest] = waiter
+        return waiter
+
+    async def _request(self, id: str, message: Any, timeout: float) -> Any:
+        waiter: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
+        self._pending[id] = waiter
+        try:
+            await self._send(message)
+            async with asyncio.timeout(timeout):
+                return await waiter
+        finally:
+            self._pending.pop(id, None)
+
+    async def _gather(self, waits: Sequence[asyncio.Future[ContestMirror]], timeout: float) -> None:
+        if not waits:
+            return
+        async with asyncio.timeout(timeout):
+            results = await asyncio.gather(*waits, return_exceptions=True)
+        for result in results:
+            if isinstance(result, BaseException):
+                raise result
+
+    def _notify(self) -> None:
+        changed, self._changed = self._changed, asyncio.Event()
+        changed.set()
+
+    async def _read(self, ws: ClientConnection) -> None:
+        try:
+            async for frame in ws:
+                text = frame if isinstance(frame, str) else frame.decode("utf-8", "replace")
+                if self.record_frames:
+                    self.frames.append(text)
+                try:
+                    message: ServerMessage = decode(text, ServerMessage)  # type: ignore[arg-type]
+                except (msgspec.DecodeError, msgspec.ValidationError) as error:
+                    log.warning("ignoring a frame the client cannot read: %s", error)
+                    continue
+                await self._receive(message)
+                self._notify()
+        except ConnectionClosed:
+            pass
+        finally:
+            self._fail_pending(Disconnected(f"connection closed ({ws.close_code})"))
+            self._notify()
+
+    def _fail_pending(self, error: Exception) -> None:
+        for waiter in [*self._pending.values(), *self._following.values(), *self._pongs.values()]:
+            if not waiter.done():
+                waiter.set_exception(error)
+                waiter.exception()  # retrieved: nobody may be waiting any more
+        self._pending.clear()
+        self._following.clear()
+        self._pongs.clear()
+
+    async def _receive(self, message: ServerMessage) -> None:
+        match message:
+            case Welcome():
+                mirror = self.mirrors.get(message.contest)
+                if mirror is None:
+                    return
+                if not mirror.welcome(message):
+                    await self.resync(message.contest)
+                    return  # the fresh view's welcome resolves the follow
+                self._resolve(self._following.pop(message.contest, None), mirror)
+            case Patch():
+                mirror = self.mirrors.get(message.contest)
+                if mirror is not None and not mirror.patch(message):
+                    log.warning("view of %s out of sync at %d: asking for a fresh one", message.contest, message.to)
+                    await self.resync(message.contest)
+            case Notice():
+                mirror = self.mirrors.get(message.contest)
+                if mirror is not None:
+                    mirror.notices.append(message)
+            case Ack() | Created() | Contests():
+                self._resolve(self._pending.pop(message.id, None), message)
+            case Error():
+                self._error(message)
+            case Pong():
+                self._resolve(self._pongs.pop(message.nonce, None), None)
+            case _:
+                assert_never(message)
+
+    def _error(self, error: Error) -> None:
+        if error.id is not None and error.id in self._pending:
+            self._reject(self._pending.pop(error.id), error)
+        elif error.id is None and error.contest is not None and error.contest in self._following:
+            self._reject(self._following.pop(error.contest), error)
+        else:
+            self.errors.append(error)
+
+    @staticmethod
+    def _resolve(waiter: asyncio.Future[Any] | None, value: Any) -> None:
+        if waiter is not None and not waiter.done():
+            waiter.set_result(value)
+
+    @staticmethod
+    def _reject(waiter: asyncio.Future[Any], error: Error) -> None:
+        if not waiter.done():
+            waiter.set_exception(Refusal(error))

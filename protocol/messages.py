@@ -1,0 +1,196 @@
+"""Every message between a client and the server over the WebSocket at ``/ws``.
+
+JSON text frames, one message per frame, tagged by ``type``. A client's first frame is ``hello``; it
+carries the tokens of the contests to follow (and the last version seen of each, to resume). The server
+answers each follow with ``welcome`` (or ``error``), then sends ``patch`` and ``notice`` messages as the
+contest moves on. Commands carry a client-chosen id, answered by ``ack`` or ``error`` with that id.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Any, Literal
+
+import msgspec
+
+from protocol.events import Command, CreateContest
+from protocol.patch import Op
+
+Json = Any
+"""A plain JSON value (a view is a JSON object)."""
+
+TokenRole = Literal["gm", "player", "spectator", "owner"]
+"""What a token lets its holder do: play a seat (gm, player), watch (spectator), or list its contests (owner)."""
+
+ContestId = Annotated[str, msgspec.Meta(min_length=1, max_length=64)]
+CommandId = Annotated[str, msgspec.Meta(min_length=1, max_length=128)]
+Token = Annotated[str, msgspec.Meta(min_length=1, max_length=4096)]
+Version = Annotated[int, msgspec.Meta(ge=0)]
+
+
+class _Msg(msgspec.Struct, frozen=True, forbid_unknown_fields=True, tag_field="type"):
+    pass
+
+
+# --- client → server ----------------------------------------------------------------------------------
+
+
+class Follow(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    """Follow a contest with a token for it; ``after``: the last version seen, to resume from."""
+
+    contest: ContestId
+    token: Token
+    after: Version | None = None
+
+
+class Hello(_Msg, frozen=True, tag="hello"):
+    """The first frame of a connection: the contests to follow, and an owner token to list and create.
+
+    A hello with neither is anonymous: it may only create contests (when the server allows it)."""
+
+    follow: Annotated[list[Follow], msgspec.Meta(max_length=64)] = []
+    owner: Token | None = None
+    client: Annotated[str, msgspec.Meta(max_length=200)] = ""
+
+
+class FollowContest(_Msg, frozen=True, tag="follow"):
+    """Follow one more contest on this connection."""
+
+    contest: ContestId
+    token: Token
+    after: Version | None = None
+
+
+class Unfollow(_Msg, frozen=True, tag="unfollow"):
+    contest: ContestId
+
+
+class Resync(_Msg, frozen=True, tag="resync"):
+    """Ask for a fresh view (the client's view no longer matches a patch's ``view_hash``)."""
+
+    contest: ContestId
+
+
+class Execute(_Msg, frozen=True, tag="command"):
+    """A command to a followed contest, as the seat of the token it was followed with.
+
+    ``id`` is the idempotency key: sending the same id again returns the first result."""
+
+    id: CommandId
+    contest: ContestId
+    command: Command
+
+
+class Create(_Msg, frozen=True, tag="create"):
+    """Open a contest; answered by ``created`` with the invitations (tokens) for its seats."""
+
+    id: CommandId
+    contest: CreateContest
+    create_key: Annotated[str, msgspec.Meta(max_length=1024)] | None = None
+
+
+class ListContests(_Msg, frozen=True, tag="list_contests"):
+    """The contests created by this connection's owner (see ``Hello.owner``)."""
+
+    id: CommandId
+
+
+class Ping(_Msg, frozen=True, tag="ping"):
+    nonce: int = 0
+
+
+ClientMessage = Hello | FollowContest | Unfollow | Resync | Execute | Create | ListContests | Ping
+
+
+# --- server → client ----------------------------------------------------------------------------------
+
+
+class Welcome(_Msg, frozen=True, tag="welcome"):
+    """A followed contest: who you are in it, and where your view starts.
+
+    With ``view``: a fresh view at ``version``. Without: you resume from your own view at ``version``
+    (its hash is ``view_hash``), and patches up to the head follow."""
+
+    contest: str
+    role: TokenRole
+    seat: str
+    contestants: list[str]
+    version: int
+    view_hash: str
+    view: dict[str, Json] | None = None
+
+
+class Patch(_Msg, frozen=True, tag="patch"):
+    """RFC 6902 ops turning this viewer's view at ``from`` into its view at ``to``; ``view_hash`` is the
+    hash of the result (``protocol.patch.view_hash``)."""
+
+    contest: str
+    from_: int = msgspec.field(name="from")
+    to: int = msgspec.field()
+    ops: list[Op] = msgspec.field()
+    view_hash: str = msgspec.field()
+
+
+class Notice(_Msg, frozen=True, tag="notice"):
+    """One human-readable log line per event the viewer may see (sealed payloads never appear)."""
+
+    contest: str
+    version: int
+    kind: str  # the event's type tag
+    actor: str
+    at: str
+    text: str
+
+
+class Ack(_Msg, frozen=True, tag="ack"):
+    """The command is durably stored; the contest is at ``version`` after it (``repeated``: a retry)."""
+
+    id: str
+    contest: str
+    version: int
+    repeated: bool = False
+
+
+class Error(_Msg, frozen=True, tag="error"):
+    """A refusal with a stable code (protocol/errors.py). ``id``: the command it answers, if any;
+    ``contest``: the contest it concerns, if any (a follow that failed has a contest and no id)."""
+
+    code: str
+    message: str
+    id: str | None = None
+    contest: str | None = None
+
+
+class Invitations(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    """The tokens of a new contest: one per seat (GM and players), one for spectators, and the owner's."""
+
+    gm: str
+    seats: dict[str, str]
+    spectator: str
+    owner: str
+    expires: int  # unix seconds
+
+
+class Created(_Msg, frozen=True, tag="created"):
+    id: str
+    contest: str
+    version: int
+    invitations: Invitations
+
+
+class ContestSummary(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    contest: str
+    title: str
+    ruleset: str
+    version: int
+
+
+class Contests(_Msg, frozen=True, tag="contests"):
+    id: str
+    contests: list[ContestSummary]
+
+
+class Pong(_Msg, frozen=True, tag="pong"):
+    nonce: int = 0
+
+
+ServerMessage = Welcome | Patch | Notice | Ack | Error | Created | Contests | Pong

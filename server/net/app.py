@@ -1,0 +1,175 @@
+"""`agon serve`: the WebSocket server, its HTTP endpoints, and a graceful shutdown.
+
+On SIGTERM (or SIGINT) the server stops accepting connections, lets in-flight appends finish and be
+answered, then closes every socket with 1001 (going away); clients reconnect — to this process when it is
+back, or to another one sharing the store — and resume from the last version they saw.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import signal
+import sys
+from types import TracebackType
+from urllib.parse import urlsplit
+
+from websockets.asyncio.server import Server, ServerConnection
+from websockets.asyncio.server import serve as ws_serve
+from websockets.frames import CloseCode
+
+from server.net.auth import Tokens, server_secret
+from server.net.connection import Connection
+from server.net.context import ServerContext
+from server.net.fanout import Hub
+from server.net.http import WS_PATH, http_handler
+from server.net.lobby import Lobby
+from server.net.metrics import ServerMetrics
+from server.net.settings import DEFAULT_HOST, DEFAULT_PORT, Settings
+from server.service import ContestService
+from server.store import DEFAULT_SPEC, open_store
+from server.store.port import EventStore
+
+log = logging.getLogger(__name__)
+
+
+class AgonServer:
+    """One server process: start it, read its URL, shut it down (or use it as an async context manager)."""
+
+    def __init__(self, settings: Settings, store: EventStore, *, close_store: bool = True) -> None:
+        self.settings = settings
+        self.store = store
+        self._close_store = close_store
+        metrics = ServerMetrics()
+        service = ContestService(store)
+        tokens = Tokens(server_secret(settings.data_dir, settings.secret))
+        self.context = ServerContext(
+            settings=settings,
+            store=store,
+            service=service,
+            hub=Hub(service, store, metrics, settings),
+            lobby=Lobby(service, store, tokens, settings),
+            tokens=tokens,
+            metrics=metrics,
+        )
+        self._server: Server | None = None
+
+    async def _handle(self, ws: ServerConnection) -> None:
+        await Connection(ws, self.context).run()
+
+    async def start(self) -> None:
+        settings = self.settings
+        self._server = await ws_serve(
+            self._handle,
+            settings.host,
+            settings.port,
+            process_request=http_handler(self.context),
+            max_size=settings.max_frame,
+            ping_interval=settings.ping_interval,
+            ping_timeout=settings.ping_timeout,
+            close_timeout=settings.close_timeout,
+            compression=None,
+        )
+
+    @property
+    def port(self) -> int:
+        if self._server is None:
+            raise RuntimeError("the server is not started")
+        return int(self._server.sockets[0].getsockname()[1])
+
+    @property
+    def url(self) -> str:
+        host = self.settings.host
+        shown = f"[{host}]" if ":" in host else host
+        return f"http://{shown}:{self.port}/"
+
+    @property
+    def ws_url(self) -> str:
+        return "ws" + self.url.removeprefix("http").rstrip("/") + WS_PATH
+
+    async def shutdown(self) -> None:
+        """Stop accepting, finish in-flight appends, close sockets with 1001, then release the store."""
+        ctx = self.context
+        ctx.draining = True
+        server = self._server
+        if server is not None:
+            server.server.close()  # stop accepting connections
+            if not await ctx.drained(self.settings.drain_timeout):
+                log.warning("shutting down with commands still in flight")
+            connections = list(ctx.connections)
+            for connection in connections:
+                connection.going_away()
+            closing = [asyncio.ensure_future(c.finished.wait()) for c in connections]
+            if closing:
+                await asyncio.wait(closing, timeout=self.settings.close_timeout + 1)
+            for waiting in closing:
+                waiting.cancel()
+            server.close(close_connections=True, code=CloseCode.GOING_AWAY, reason="server shutting down")
+            await server.wait_closed()
+            self._server = None
+        await ctx.hub.close()
+        await ctx.service.drain()
+        if self._close_store:
+            await self.store.close()
+
+    async def __aenter__(self) -> AgonServer:
+        await self.start()
+        return self
+
+    async def __aexit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc_value: BaseException | None,
+        traceback: TracebackType | None,
+    ) -> None:
+        await self.shutdown()
+
+
+async def serve(settings: Settings, store: EventStore, stop: asyncio.Event) -> None:
+    """Serve until ``stop`` is set, then shut down gracefully."""
+    async with AgonServer(settings, store) as server:
+        print(f"agon: serving on {server.url}  (WebSocket {server.ws_url}, store {describe(store)})", flush=True)
+        await stop.wait()
+        print("agon: shutting down", flush=True)
+
+
+def describe(store: EventStore) -> str:
+    return type(store).__name__
+
+
+def _redacted(spec: str) -> str:
+    parts = urlsplit(spec)
+    if parts.scheme.startswith("redis"):
+        return parts._replace(netloc=parts.netloc.rpartition("@")[2]).geturl()
+    return spec
+
+
+async def _main(settings: Settings, spec: str) -> int:
+    store = open_store(spec)
+    stop = asyncio.Event()
+    loop = asyncio.get_running_loop()
+    for signum in (signal.SIGTERM, signal.SIGINT):
+        with contextlib.suppress(NotImplementedError):
+            loop.add_signal_handler(signum, stop.set)
+    try:
+        await serve(settings, store, stop)
+    except OSError as error:
+        print(f"agon serve: cannot serve on {settings.host}:{settings.port}: {error}", file=sys.stderr)
+        await store.close()
+        return 1
+    return 0
+
+
+def run(host: str = DEFAULT_HOST, port: int = DEFAULT_PORT, store: str | None = None) -> int:
+    """The ``agon serve`` command: the embedded sqlite store unless a Redis URL is named."""
+    spec = store or DEFAULT_SPEC
+    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    logging.getLogger("websockets").setLevel(logging.WARNING)
+    try:
+        settings = Settings.from_env(host, port, spec)
+        log.info("store %s", _redacted(spec))
+        return asyncio.run(_main(settings, spec))
+    except (OSError, ValueError) as error:
+        print(f"agon serve: {error}", file=sys.stderr)
+        return 1

@@ -1,0 +1,329 @@
+"""One WebSocket connection: decode and authorize every frame, run commands, and send through a bounded queue.
+
+Every frame is hostile until decoded. A bad frame gets an ``error`` and the connection stays open; a
+flood gets ``rate/limited`` and a close (1008); a frame over the size limit is closed by websockets itself
+(1009). Outgoing frames wait in a bounded queue written by a task of their own: a client too slow to keep
+up is dropped (1013) and resumes later, and never stalls anyone else.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import time
+from dataclasses import dataclass
+from typing import Any, assert_never
+
+from websockets.asyncio.server import ServerConnection
+from websockets.exceptions import ConnectionClosed
+from websockets.frames import CloseCode
+
+from protocol import errors
+from protocol.codec import decode_untrusted, encode
+from protocol.common import Actor
+from protocol.errors import Refused
+from protocol.messages import (
+    Ack,
+    ClientMessage,
+    Contests,
+    Create,
+    Error,
+    Execute,
+    FollowContest,
+    Hello,
+    ListContests,
+    Ping,
+    Pong,
+    Resync,
+    Unfollow,
+)
+from server.engine.ruleset import Viewer
+from server.engine.views import viewer_for
+from server.net.auth import Claims
+from server.net.context import ServerContext
+from server.net.fanout import ContestFeed
+from server.net.limits import TokenBucket
+from server.store.port import StoreError
+
+log = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True)
+class Following:
+    """A contest this connection follows, and as whom."""
+
+    claims: Claims
+    actor: Actor
+    viewer: Viewer
+    feed: ContestFeed
+
+
+@dataclass(frozen=True)
+class _Close:
+    code: int
+    reason: str
+
+
+class Connection:
+    def __init__(self, ws: ServerConnection, ctx: ServerContext) -> None:
+        self._ws = ws
+        self._ctx = ctx
+        settings = ctx.settings
+        self._queue: asyncio.Queue[bytes | _Close] = asyncio.Queue(maxsize=settings.send_queue)
+        self._bucket = TokenBucket(settings.rate, settings.burst)
+        self._following: dict[str, Following] = {}
+        self._owner: str | None = None
+        self._said_hello = False
+        self._closing = False
+        self._close_queued = False
+        self._tasks: set[asyncio.Task[None]] = set()
+        self.finished = asyncio.Event()
+
+    # --- sending ------------------------------------------------------------------------------------
+
+    def send(self, frame: bytes) -> None:
+        """Queue a frame; a client whose queue is full is too slow and is dropped."""
+        if self._closing:
+            return
+        try:
+            self._queue.put_nowait(frame)
+        except asyncio.QueueFull:
+            self._ctx.metrics.dropped.inc("too_slow")
+            self._abandon(CloseCode.TRY_AGAIN_LATER, f"{errors.TOO_SLOW}: reconnect and resume")
+
+    def _send(self, message: Any) -> None:
+        self.send(encode(message))
+
+    def _error(self, code: str, message: str, *, id: str | None = None, contest: str | None = None) -> None:
+        self._ctx.metrics.errors.inc(code)
+        self._send(Error(code=code, message=message, id=id, contest=contest))
+
+    def _close_after_sending(self, code: int, reason: str) -> None:
+        """Close once the frames already queued are sent."""
+        if self._closing:
+            return
+        try:
+            self._queue.put_nowait(_Close(code, reason))
+        except asyncio.QueueFull:
+            self._abandon(code, reason)
+            return
+        self._closing = True
+        self._close_queued = True
+        self._leave_all()
+
+    def _abandon(self, code: int, reason: str) -> None:
+        """Close now, dropping whatever is still queued."""
+        if self._closing:
+            return
+        self._closing = True
+        self._leave_all()
+        self._spawn(self._ws.close(code, reason))
+
+    def _spawn(self, work: Any) -> None:
+        task: asyncio.Task[None] = asyncio.get_running_loop().create_task(work)
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    async def _write(self) -> None:
+        with contextlib.suppress(ConnectionClosed):
+            while True:
+                item = await self._queue.get()
+                if isinstance(item, _Close):
+                    await self._ws.close(item.code, item.reason)
+                    return
+                await self._ws.send(item, text=True)
+
+    # --- the connection's life ----------------------------------------------------------------------
+
+    async def run(self) -> None:
+        metrics = self._ctx.metrics
+        metrics.connections.inc()
+        metrics.connections_total.inc()
+        self._ctx.connections.add(self)
+        writer = asyncio.get_running_loop().create_task(self._write())
+        self._spawn(self._expect_hello())
+        try:
+            async for frame in self._ws:
+                if self._closing:
+                    continue  # read on (and drop) until the peer's close frame arrives
+                metrics.frames.inc()
+                if not self._bucket.take():
+                    metrics.dropped.inc("rate_limited")
+                    self._error(errors.RATE_LIMITED, "too many frames: this connection is closed; slow down")
+                    self._close_after_sending(CloseCode.POLICY_VIOLATION, "rate limited")
+                    continue
+                await self._handle(frame)
+        except ConnectionClosed:
+            pass
+        finally:
+            if self._close_queued:
+                with contextlib.suppress(Exception):
+                    async with asyncio.timeout(self._ctx.settings.close_timeout):
+                        await writer
+            self._closing = True
+            self._leave_all()
+            writer.cancel()
+            for task in list(self._tasks):
+                task.cancel()
+            metrics.connections.dec()
+            self._ctx.connections.discard(self)
+            self.finished.set()
+
+    def going_away(self) -> None:
+        """Close with 1001 once the frames already queued (acks of in-flight commands included) are sent."""
+        self._close_after_sending(CloseCode.GOING_AWAY, "server shutting down")
+
+    async def _expect_hello(self) -> None:
+        await asyncio.sleep(self._ctx.settings.hello_timeout)
+        if not self._said_hello:
+            self._error(errors.UNAUTHENTICATED, "no hello: the first frame must be a hello")
+            self._close_after_sending(CloseCode.POLICY_VIOLATION, "no hello")
+
+    def _leave_all(self) -> None:
+        following, self._following = self._following, {}
+        for follow in following.values():
+            follow.feed.detach(self)
+
+    # --- frames -------------------------------------------------------------------------------------
+
+    async def _handle(self, frame: str | bytes) -> None:
+        try:
+            message: ClientMessage = decode_untrusted(frame, ClientMessage)  # type: ignore[arg-type]
+        except Refused as refused:
+            self._error(refused.code, refused.message)
+            return
+        if not self._said_hello and not isinstance(message, Hello | Ping):
+            self._error(errors.UNAUTHENTICATED, "say hello first: the first frame carries the tokens")
+            return
+        match message:
+            case Hello():
+                await self._hello(message)
+            case FollowContest():
+                await self._follow(message.contest, message.token, message.after)
+            case Unfollow():
+                following = self._following.pop(message.contest, None)
+                if following is not None:
+                    following.feed.detach(self)
+            case Resync():
+                await self._answer(self._resync(message), contest=message.contest)
+            case Execute():
+                await self._answer(self._execute(message), id=message.id, contest=message.contest)
+            case Create():
+                await self._answer(self._create(message), id=message.id)
+            case ListContests():
+                await self._answer(self._list(message), id=message.id)
+            case Ping():
+                self._send(Pong(nonce=message.nonce))
+            case _:
+                assert_never(message)
+
+    async def _answer(self, work: Any, *, id: str | None = None, contest: str | None = None) -> None:
+        """Run a request; any refusal becomes an error carrying its id and contest."""
+        try:
+            await work
+        except Refused as refused:
+            self._error(refused.code, refused.message, id=id, contest=contest)
+        except StoreError as failure:
+            log.warning("store error on %s: %s", contest, failure.message)
+            self._error(failure.code, "the store cannot take this now: try again", id=id, contest=contest)
+        except Exception:
+            log.exception("internal error on %s", contest)
+            self._error(errors.INTERNAL, "internal server error", id=id, contest=contest)
+
+    async def _hello(self, hello: Hello) -> None:
+        self._said_hello = True
+        if hello.owner is not None:
+            try:
+                claims = self._ctx.tokens.verify(hello.owner)
+                if claims.role != "owner":
+                    raise Refused(errors.BAD_TOKEN, "owner: not an owner token")
+                self._owner = claims.seat
+            except Refused as refused:
+                self._error(refused.code, refused.message)
+        for follow in hello.follow:
+            await self._follow(follow.contest, follow.token, follow.after)
+
+    async def _follow(self, contest: str, token: str, after: int | None) -> None:
+        try:
+            claims = self._ctx.tokens.verify(token)
+            if claims.role == "owner":
+                raise Refused(errors.BAD_TOKEN, "token: an owner token lists contests; follow with a seat's token")
+            if claims.contest != contest:
+                raise Refused(errors.WRONG_CONTEST, f"token: this token is for another contest, not {contest!r}")
+            if self._ctx.draining:
+                raise Refused(errors.SHUTTING_DOWN, "the server is shutting down: reconnect and resume")
+            limit = self._ctx.settings.max_follows
+            if contest not in self._following and len(self._following) >= limit:
+                raise Refused(errors.RATE_LIMITED, f"a connection follows at most {limit} contests")
+            feed = await self._ctx.hub.feed(contest)
+            if claims.role != "spectator" and not any(
+                seat.id == claims.seat and seat.role == claims.role for seat in feed.seats
+            ):
+                raise Refused(errors.BAD_TOKEN, f"token: contest {contest!r} has no such seat")
+            actor = Actor(claims.seat, claims.role)
+            viewer = viewer_for(actor, feed.seats)
+            await feed.attach(self, viewer, claims.role, after)
+            if self._closing:
+                feed.detach(self)
+                return
+            self._following[contest] = Following(claims, actor, viewer, feed)
+        except Refused as refused:
+            self._error(refused.code, refused.message, contest=contest)
+        except StoreError as failure:
+            log.warning("store error following %s: %s", contest, failure.message)
+            self._error(failure.code, "the store cannot be read now: try again", contest=contest)
+        except Exception:
+            log.exception("internal error following %s", contest)
+            self._error(errors.INTERNAL, "internal server error", contest=contest)
+
+    def _followed(self, contest: str) -> Following:
+        following = self._following.get(contest)
+        if following is None:
+            raise Refused(
+                errors.WRONG_CONTEST,
+                f"contest: this connection follows no contest {contest!r}: follow it with its token",
+            )
+        return following
+
+    async def _resync(self, message: Resync) -> None:
+        following = self._followed(message.contest)
+        await following.feed.attach(self, following.viewer, following.claims.role, None)
+
+    async def _execute(self, message: Execute) -> None:
+        following = self._followed(message.contest)
+        self._ctx.tokens.check_unexpired(following.claims)
+        if following.claims.role == "spectator":
+            raise Refused(errors.FORBIDDEN, "a spectator may watch but not act")
+        if self._ctx.draining:
+            raise Refused(errors.SHUTTING_DOWN, "the server is shutting down: reconnect and send the command again")
+        metrics = self._ctx.metrics
+        with self._ctx.appending():
+            started = time.perf_counter()
+            try:
+                result = await self._ctx.service.execute(message.contest, following.actor, message.id, message.command)
+            except Refused:
+                metrics.commands.inc("refused")
+                raise
+            except Exception:
+                metrics.commands.inc("failed")
+                raise
+            metrics.append_seconds.observe(time.perf_counter() - started)
+            metrics.commands.inc("ok")
+            # The ack follows the command's own patch when the feed delivers it in time.
+            await following.feed.reached(result.version, self._ctx.settings.ack_wait)
+            self._send(Ack(id=message.id, contest=message.contest, version=result.version, repeated=result.repeated))
+
+    async def _create(self, message: Create) -> None:
+        if self._ctx.draining:
+            raise Refused(errors.SHUTTING_DOWN, "the server is shutting down: try again")
+        self._ctx.lobby.check_create_key(message.create_key)
+        with self._ctx.appending():
+            owner, created = await self._ctx.lobby.create(self._owner, message.contest, message.id)
+        self._owner = owner
+        self._send(created)
+
+    async def _list(self, message: ListContests) -> None:
+        if self._owner is None:
+            raise Refused(errors.UNAUTHENTICATED, "listing contests needs an owner token (hello.owner)")
+        self._send(Contests(id=message.id, contests=await self._ctx.lobby.contests(self._owner)))

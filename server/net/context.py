@@ -1,0 +1,57 @@
+"""What every connection of one server process shares."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+from server.net.auth import Tokens
+from server.net.fanout import Hub
+from server.net.lobby import Lobby
+from server.net.metrics import ServerMetrics
+from server.net.settings import Settings
+from server.service import ContestService
+from server.store.port import EventStore
+
+if TYPE_CHECKING:
+    from server.net.connection import Connection
+
+
+@dataclass
+class ServerContext:
+    settings: Settings
+    store: EventStore
+    service: ContestService
+    hub: Hub
+    lobby: Lobby
+    tokens: Tokens
+    metrics: ServerMetrics
+    draining: bool = False  # shutting down: no new connections, follows or commands
+    connections: set[Connection] = field(default_factory=set)  # the open connections
+    _inflight: int = 0
+    _idle: asyncio.Event = field(default_factory=asyncio.Event)
+
+    def __post_init__(self) -> None:
+        self._idle.set()
+
+    @contextlib.contextmanager
+    def appending(self) -> Iterator[None]:
+        """Marks a command or creation in flight: shutdown waits for it to be stored and answered."""
+        self._inflight += 1
+        self._idle.clear()
+        try:
+            yield
+        finally:
+            self._inflight -= 1
+            if self._inflight == 0:
+                self._idle.set()
+
+    async def drained(self, timeout: float) -> bool:
+        """Wait until nothing is in flight (True) or ``timeout`` seconds (False)."""
+        with contextlib.suppress(TimeoutError):
+            async with asyncio.timeout(timeout):
+                await self._idle.wait()
+        return self._inflight == 0

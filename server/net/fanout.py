@@ -1,0 +1,358 @@
+"""Live fan-out: one store subscription per contest with local viewers, one view per distinct viewer.
+
+A ``ContestFeed`` tails the contest's stream with ``store.subscribe`` — so appends made by any process
+reach local viewers the same way — folds each record into its own copy of the contest, and at the end of
+every stored batch computes each distinct viewer's view once, diffs it against that viewer's previous
+view, and queues the encoded patch (and notices) on every follower with that view.
+
+Everything that touches the feed's state between two awaits runs without awaiting, so a follower that
+attaches sees each version exactly once: its welcome (and catch-up patch) describe the head at the moment
+it is registered, and every later batch reaches it as a live patch.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import time
+from collections import OrderedDict, deque
+from collections.abc import Callable, Sequence
+from typing import Any, Protocol
+
+from protocol.codec import decode, encode, to_builtins
+from protocol.common import Seat
+from protocol.events import Envelope
+from protocol.messages import Json, Patch, TokenRole, Welcome
+from protocol.patch import diff, view_hash
+from server.engine.contest import Contest, apply, fold
+from server.engine.ruleset import Ruleset, Viewer
+from server.engine.views import contest_view
+from server.net.metrics import ServerMetrics
+from server.net.notices import notice_frame
+from server.net.settings import Settings
+from server.service import ContestService
+from server.store.port import EventStore
+
+log = logging.getLogger(__name__)
+
+ViewerKey = tuple[str, str, frozenset[str]]
+
+
+class Follower(Protocol):
+    """A connection as the feed sees it: frames are queued without waiting (a slow one drops itself)."""
+
+    def send(self, frame: bytes) -> None: ...
+
+
+def viewer_key(viewer: Viewer) -> ViewerKey:
+    return (viewer.role, viewer.principal, viewer.contestants)
+
+
+def view_doc(ruleset: Ruleset[Any], contest: Contest[Any], viewer: Viewer) -> dict[str, Json]:
+    """The viewer's view as a plain JSON document (what patches are computed over)."""
+    doc: dict[str, Json] = to_builtins(contest_view(ruleset, contest, viewer))
+    return doc
+
+
+class ContestFeed:
+    def __init__(
+        self,
+        contest: str,
+        service: ContestService,
+        store: EventStore,
+        metrics: ServerMetrics,
+        settings: Settings,
+        on_idle: Callable[[ContestFeed], None],
+    ) -> None:
+        self.contest = contest
+        self._service = service
+        self._store = store
+        self._metrics = metrics
+        self._settings = settings
+        self._on_idle = on_idle
+        self._followers: dict[Follower, Viewer] = {}
+        self._docs: dict[ViewerKey, dict[str, Json]] = {}
+        self._ring: OrderedDict[int, Contest[Any]] = OrderedDict()
+        self._recent: deque[tuple[Envelope, Any]] = deque(maxlen=4 * settings.resume_ring)
+        self._waiters: list[tuple[int, asyncio.Future[None]]] = []
+        self._pending: list[tuple[Envelope, Any]] = []
+        self._task: asyncio.Task[None] | None = None
+        self._attaching = 0
+        self._rules: Ruleset[Any]
+        self._state: Contest[Any]  # the head as published: always the end of a stored batch
+        self._folding: Contest[Any]  # the head as read (may be inside a batch)
+
+    # --- lifecycle ----------------------------------------------------------------------------------
+
+    async def start(self) -> None:
+        """Load the contest (Refused ``contest/not_found`` if there is none) and start tailing it."""
+        self._rules, self._state = await self._service.load(self.contest)
+        self._folding = self._state
+        self._remember(self._state)
+        self._task = asyncio.get_running_loop().create_task(self._run(), name=f"feed:{self.contest}")
+
+    async def stop(self) -> None:
+        if self._task is not None:
+            self._task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._task
+        for _, waiter in self._waiters:
+            if not waiter.done():
+                waiter.set_result(None)
+        self._waiters.clear()
+
+    @property
+    def version(self) -> int:
+        return int(self._state.version)
+
+    @property
+    def idle(self) -> bool:
+        return not self._followers and not self._attaching
+
+    @property
+    def followers(self) -> int:
+        return len(self._followers)
+
+    @property
+    def seats(self) -> Sequence[Seat]:
+        seats: Sequence[Seat] = self._state.created.seats
+        return seats
+
+    # --- the tail -----------------------------------------------------------------------------------
+
+    async def _run(self) -> None:
+        backoff = 0.05
+        while True:
+            try:
+                async for record in self._store.subscribe(self.contest, after=self._folding.version):
+                    envelope = decode(record.data, Envelope)
+                    before = self._folding.rules
+                    self._folding = apply(self._rules, self._folding, envelope)
+                    self._pending.append((envelope, before))
+                    if envelope.batch_end:
+                        self._publish()
+                    backoff = 0.05
+                return  # the store was closed
+            except asyncio.CancelledError:
+                raise
+            except Exception as error:
+                log.warning("feed of %s interrupted, resubscribing in %.2fs: %s", self.contest, backoff, error)
+                await asyncio.sleep(backoff)
+                backoff = min(backoff * 2, 2.0)
+
+    def _publish(self) -> None:
+        started = time.perf_counter()
+        batch, self._pending = self._pending, []
+        state, previous = self._folding, self._state
+        groups: dict[ViewerKey, tuple[Viewer, list[Follower]]] = {}
+        for follower, viewer in self._followers.items():
+            groups.setdefault(viewer_key(viewer), (viewer, []))[1].append(follower)
+        docs: dict[ViewerKey, dict[str, Json]] = {}
+        for key, (viewer, followers) in groups.items():
+            new = view_doc(self._rules, state, viewer)
+            old = self._docs.get(key)
+            if old is None:
+                old = view_doc(self._rules, previous, viewer)
+            frames = [
+                encode(
+                    Patch(
+                        contest=self.contest,
+                        from_=previous.version,
+                        to=state.version,
+                        ops=diff(old, new),
+                        view_hash=view_hash(new),
+                    )
+                )
+            ]
+            frames.extend(self._notices(batch, viewer))
+            for follower in followers:
+                for frame in frames:
+                    follower.send(frame)
+            docs[key] = new
+        self._docs = docs
+        self._state = state
+        self._remember(state)
+        self._recent.extend(batch)
+        self._wake(state.version)
+        self._metrics.fanout_seconds.observe(time.perf_counter() - started)
+
+    def _notices(self, batch: list[tuple[Envelope, Any]], viewer: Viewer) -> list[bytes]:
+        frames = [notice_frame(self._rules, before, envelope, viewer, self.contest) for envelope, before in batch]
+        return [frame for frame in frames if frame is not None]
+
+    def _remember(self, state: Contest[Any]) -> None:
+        self._ring[state.version] = state
+        while len(self._ring) > self._settings.resume_ring:
+            self._ring.popitem(last=False)
+
+    def _wake(self, version: int) -> None:
+        waiting: list[tuple[int, asyncio.Future[None]]] = []
+        for wanted, waiter in self._waiters:
+            if wanted <= version:
+                if not waiter.done():
+                    waiter.set_result(None)
+            else:
+                waiting.append((wanted, waiter))
+        self._waiters = waiting
+
+    async def reached(self, version: int, timeout: float) -> bool:
+        """Wait until the feed has published ``version`` (True), or ``timeout`` seconds (False)."""
+        if self.version >= version:
+            return True
+        waiter: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        self._waiters.append((version, waiter))
+        with contextlib.suppress(TimeoutError):
+            async with asyncio.timeout(timeout):
+                await waiter
+        return self.version >= version
+
+    # --- followers ----------------------------------------------------------------------------------
+
+    async def attach(self, follower: Follower, viewer: Viewer, role: TokenRole, after: int | None) -> None:
+        """Queue the follower's welcome — a fresh view, or a resume from ``after`` with the patch it missed
+        and the notices still in memory — and register it for live patches."""
+        self._attaching += 1
+        try:
+            base = await self._base(after) if after else None
+        finally:
+            self._attaching -= 1
+        # From here on nothing awaits: the welcome describes the head the follower is registered at.
+        key = viewer_key(viewer)
+        head = self._docs.get(key)
+        if head is None:
+            head = self._docs[key] = view_doc(self._rules, self._state, viewer)
+        seats = self._state.created.seats
+        contestants = next((list(s.contestants) for s in seats if s.id == viewer.principal), [])
+        if base is None or base.version > self._state.version:
+            welcome = Welcome(
+                contest=self.contest,
+                role=role,
+                seat=viewer.principal,
+                contestants=contestants,
+                version=self._state.version,
+                view_hash=view_hash(head),
+                view=head,
+            )
+            follower.send(encode(welcome))
+        else:
+            old = view_doc(self._rules, base, viewer)
+            welcome = Welcome(
+                contest=self.contest,
+                role=role,
+                seat=viewer.principal,
+                contestants=contestants,
+                version=base.version,
+                view_hash=view_hash(old),
+            )
+            follower.send(encode(welcome))
+            if base.version < self._state.version:
+                patch = Patch(
+                    contest=self.contest,
+                    from_=base.version,
+                    to=self._state.version,
+                    ops=diff(old, head),
+                    view_hash=view_hash(head),
+                )
+                follower.send(encode(patch))
+                missed = [(e, before) for e, before in self._recent if e.version > base.version]
+                for frame in self._notices(missed, viewer):
+                    follower.send(frame)
+        self._followers[follower] = viewer
+
+    def detach(self, follower: Follower) -> None:
+        if self._followers.pop(follower, None) is not None and not self._followers:
+            self._on_idle(self)
+
+    async def _base(self, after: int) -> Contest[Any] | None:
+        """The contest at ``after`` if it is the end of a stored batch this feed can still reach cheaply."""
+        if after > self.version:
+            # The client saw a version this process has not published yet (another process is ahead).
+            if await self._store.head(self.contest) < after:
+                return None
+            if not await self.reached(after, self._settings.ack_wait):
+                return None
+        base = self._ring.get(after)
+        if base is not None or after > self._settings.refold_limit:
+            return base
+        records = await self._store.read(self.contest, 0, limit=after)
+        envelopes = [decode(r.data, Envelope) for r in records]
+        if len(envelopes) != after or not envelopes[-1].batch_end:
+            return None
+        return fold(self._rules, envelopes)
+
+
+class Hub:
+    """The feeds of this process: started on a contest's first local follower, stopped a while after its last."""
+
+    def __init__(self, service: ContestService, store: EventStore, metrics: ServerMetrics, settings: Settings) -> None:
+        self._service = service
+        self._store = store
+        self._metrics = metrics
+        self._settings = settings
+        self._feeds: dict[str, ContestFeed] = {}
+        self._starting: dict[str, asyncio.Task[ContestFeed]] = {}
+        self._lingering: dict[str, asyncio.TimerHandle] = {}
+        self._background: set[asyncio.Task[None]] = set()
+
+    def __len__(self) -> int:
+        return len(self._feeds)
+
+    def get(self, contest: str) -> ContestFeed | None:
+        return self._feeds.get(contest)
+
+    async def feed(self, contest: str) -> ContestFeed:
+        """The contest's feed, started if needed (Refused ``contest/not_found`` when there is no such contest)."""
+        linger = self._lingering.pop(contest, None)
+        if linger is not None:
+            linger.cancel()
+        feed = self._feeds.get(contest)
+        if feed is not None:
+            return feed
+        starting = self._starting.get(contest)
+        if starting is None:
+            starting = asyncio.get_running_loop().create_task(self._start(contest))
+            self._starting[contest] = starting
+        return await asyncio.shield(starting)
+
+    async def _start(self, contest: str) -> ContestFeed:
+        try:
+            feed = ContestFeed(contest, self._service, self._store, self._metrics, self._settings, self._idle)
+            await feed.start()
+            self._feeds[contest] = feed
+            self._metrics.followed.set(len(self._feeds))
+            self._idle(feed)  # stopped later unless someone follows it by then
+            return feed
+        finally:
+            self._starting.pop(contest, None)
+
+    def _idle(self, feed: ContestFeed) -> None:
+        if feed.contest in self._lingering:
+            return
+        self._lingering[feed.contest] = asyncio.get_running_loop().call_later(
+            self._settings.feed_linger, self._stop_later, feed.contest
+        )
+
+    def _stop_later(self, contest: str) -> None:
+        task = asyncio.get_running_loop().create_task(self._stop_if_idle(contest))
+        self._background.add(task)
+        task.add_done_callback(self._background.discard)
+
+    async def _stop_if_idle(self, contest: str) -> None:
+        self._lingering.pop(contest, None)
+        feed = self._feeds.get(contest)
+        if feed is not None and feed.idle:
+            del self._feeds[contest]
+            self._metrics.followed.set(len(self._feeds))
+            await feed.stop()
+
+    async def close(self) -> None:
+        for handle in self._lingering.values():
+            handle.cancel()
+        self._lingering.clear()
+        for task in list(self._background):
+            task.cancel()
+        feeds, self._feeds = list(self._feeds.values()), {}
+        for feed in feeds:
+            await feed.stop()
+        self._metrics.followed.set(0)

@@ -1,0 +1,134 @@
+"""The plain HTTP side of the server, answered during the opening handshake (websockets' ``process_request``).
+
+- ``GET /``              what this is and where the WebSocket is
+- ``GET /ws``            the WebSocket (origin checked; 503 while shutting down)
+- ``GET /healthz``       200 with the store's status, 503 when the store is unreachable
+- ``GET /metrics``       Prometheus text
+- ``GET /api/contests``  the contests of the owner whose token is in ``Authorization: Bearer <owner token>``
+
+websockets reads no request bodies, so contests are opened over the WebSocket (``create``), not by POST.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+from collections.abc import Awaitable, Callable
+from http import HTTPStatus
+from importlib import resources
+from typing import Any
+from urllib.parse import urlsplit
+
+from websockets.asyncio.server import ServerConnection
+from websockets.http11 import Request, Response
+
+from protocol.codec import to_builtins
+from protocol.errors import Refused
+from protocol.schema import schema_json
+from server.net.context import ServerContext
+from server.net.metrics import CONTENT_TYPE as METRICS_CONTENT_TYPE
+
+log = logging.getLogger(__name__)
+
+WS_PATH = "/ws"
+
+RequestHandler = Callable[[ServerConnection, Request], Awaitable[Response | None]]
+
+
+LANDING = resources.files("server.net").joinpath("landing.html").read_text(encoding="utf-8")
+
+
+def origin_allowed(origin: str | None, host: str | None, allowed: tuple[str, ...] | None) -> bool:
+    """No Origin (not a browser): allowed. Else the allow-list when there is one, or the same host name."""
+    if origin is None:
+        return True
+    if allowed is not None:
+        return "*" in allowed or origin.rstrip("/") in {a.rstrip("/") for a in allowed}
+    if not host:
+        return False
+    try:
+        origin_host = urlsplit(origin).hostname
+        request_host = urlsplit(f"//{host}").hostname
+    except ValueError:
+        return False
+    return origin_host is not None and origin_host == request_host
+
+
+def _respond(connection: ServerConnection, status: HTTPStatus, body: str, content_type: str) -> Response:
+    response = connection.respond(status, body)
+    del response.headers["Content-Type"]
+    response.headers["Content-Type"] = content_type
+    response.headers["Cache-Control"] = "no-store"
+    return response
+
+
+def _json(connection: ServerConnection, status: HTTPStatus, value: Any) -> Response:
+    return _respond(connection, status, json.dumps(value, sort_keys=True) + "\n", "application/json")
+
+
+def _bearer(request: Request) -> str | None:
+    header = request.headers.get("Authorization")
+    if header is None or not header.startswith("Bearer "):
+        return None
+    return header.removeprefix("Bearer ").strip() or None
+
+
+def http_handler(ctx: ServerContext) -> RequestHandler:
+    async def handle(connection: ServerConnection, request: Request) -> Response | None:
+        path = urlsplit(request.path).path
+        if path == WS_PATH:
+            if ctx.draining:
+                return _respond(connection, HTTPStatus.SERVICE_UNAVAILABLE, "shutting down\n", "text/plain")
+            if not origin_allowed(request.headers.get("Origin"), request.headers.get("Host"), ctx.settings.origins):
+                return _respond(connection, HTTPStatus.FORBIDDEN, "origin not allowed\n", "text/plain")
+            return None
+        if path == "/healthz":
+            return await _health(connection, ctx)
+        if path == "/metrics":
+            return _respond(connection, HTTPStatus.OK, ctx.metrics.render(), METRICS_CONTENT_TYPE)
+        if path == "/api/contests":
+            return await _contests(connection, ctx, request)
+        if path == "/":
+            return _respond(connection, HTTPStatus.OK, LANDING, "text/html; charset=utf-8")
+        if path == "/schema.json":
+            return _respond(connection, HTTPStatus.OK, schema_json() + "\n", "application/json")
+        return _respond(connection, HTTPStatus.NOT_FOUND, "not found\n", "text/plain")
+
+    return handle
+
+
+async def _health(connection: ServerConnection, ctx: ServerContext) -> Response:
+    try:
+        async with asyncio.timeout(ctx.settings.health_timeout):
+            await ctx.store.ping()
+    except Exception as error:
+        log.warning("health check: store unreachable: %s", error)
+        body = {"status": "unavailable", "store": "unreachable", "draining": ctx.draining}
+        return _json(connection, HTTPStatus.SERVICE_UNAVAILABLE, body)
+    status = HTTPStatus.SERVICE_UNAVAILABLE if ctx.draining else HTTPStatus.OK
+    body = {
+        "status": "draining" if ctx.draining else "ok",
+        "store": "ok",
+        "draining": ctx.draining,
+        "connections": int(ctx.metrics.connections.value()),
+        "followed_contests": len(ctx.hub),
+    }
+    return _json(connection, status, body)
+
+
+async def _contests(connection: ServerConnection, ctx: ServerContext, request: Request) -> Response:
+    token = _bearer(request)
+    if token is None:
+        return _json(connection, HTTPStatus.UNAUTHORIZED, {"code": "auth/unauthenticated", "message": "no token"})
+    try:
+        claims = ctx.tokens.verify(token)
+        if claims.role != "owner":
+            return _json(connection, HTTPStatus.FORBIDDEN, {"code": "auth/forbidden", "message": "not an owner token"})
+        contests = await ctx.lobby.contests(claims.seat)
+    except Refused as refused:
+        return _json(connection, HTTPStatus.UNAUTHORIZED, {"code": refused.code, "message": refused.message})
+    except Exception as error:
+        log.warning("listing contests failed: %s", error)
+        return _json(connection, HTTPStatus.SERVICE_UNAVAILABLE, {"code": "store/unavailable", "message": "try again"})
+    return _json(connection, HTTPStatus.OK, {"contests": to_builtins(contests)})

@@ -1,0 +1,71 @@
+"""Settings of the network server, from arguments and the environment."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping
+from dataclasses import dataclass
+from pathlib import Path
+
+DEFAULT_HOST = "127.0.0.1"
+DEFAULT_PORT = 8765
+DEFAULT_DATA = Path("agon-data")
+
+
+@dataclass(frozen=True)
+class Settings:
+    host: str = DEFAULT_HOST
+    port: int = DEFAULT_PORT
+    data_dir: Path = DEFAULT_DATA  # where the server secret lives (unless AGON_SECRET is given)
+    secret: bytes | None = None  # AGON_SECRET; else read or created in data_dir
+    create_key: str | None = None  # AGON_CREATE_KEY: when set, creating a contest requires it
+    origins: tuple[str, ...] | None = None  # AGON_ORIGINS (comma-separated); None: same host, or no Origin
+    max_frame: int = 64 * 1024  # bytes; a bigger frame closes the connection with 1009
+    rate: float = 20.0  # frames per second a connection may send on average...
+    burst: float = 60.0  # ...and at once; beyond: rate/limited, then close 1008
+    max_follows: int = 64  # contests one connection may follow
+    send_queue: int = 512  # frames waiting for a slow client before it is dropped (it resumes later)
+    ping_interval: float | None = 20.0
+    ping_timeout: float | None = 20.0
+    close_timeout: float = 5.0  # how long a closing handshake may take before the socket is dropped
+    hello_timeout: float = 15.0  # a connection that says no hello in time is closed
+    token_ttl: int = 30 * 24 * 3600  # seconds a seat or spectator token is valid
+    owner_ttl: int = 365 * 24 * 3600  # seconds an owner token is valid
+    ack_wait: float = 5.0  # how long an ack waits for the command's patch to go out first
+    drain_timeout: float = 10.0  # how long shutdown waits for in-flight appends
+    resume_ring: int = 256  # recent versions kept in memory per followed contest for cheap resumes
+    refold_limit: int = 5000  # older versions are refolded from the log up to this many events
+    feed_linger: float = 60.0  # seconds a contest stays followed after its last local viewer leaves
+    health_timeout: float = 2.0
+
+    @classmethod
+    def from_env(
+        cls,
+        host: str = DEFAULT_HOST,
+        port: int = DEFAULT_PORT,
+        store: str | None = None,
+        env: Mapping[str, str] | None = None,
+    ) -> Settings:
+        env = dict(os.environ if env is None else env)
+        secret = env.get("AGON_SECRET") or None
+        origins = env.get("AGON_ORIGINS")
+        return cls(
+            host=host,
+            port=port,
+            data_dir=data_dir_for(store, env),
+            secret=secret.encode() if secret else None,
+            create_key=env.get("AGON_CREATE_KEY") or None,
+            origins=tuple(o.strip() for o in origins.split(",") if o.strip()) if origins else None,
+            rate=float(env.get("AGON_RATE", cls.rate)),
+            burst=float(env.get("AGON_BURST", cls.burst)),
+            send_queue=int(env.get("AGON_SEND_QUEUE", cls.send_queue)),
+        )
+
+
+def data_dir_for(store: str | None, env: Mapping[str, str]) -> Path:
+    """AGON_DATA if set; else the directory of the sqlite file; else ``agon-data``."""
+    if env.get("AGON_DATA"):
+        return Path(env["AGON_DATA"])
+    if store is not None and store.startswith("sqlite:") and store.removeprefix("sqlite:"):
+        return Path(store.removeprefix("sqlite:")).parent
+    return DEFAULT_DATA

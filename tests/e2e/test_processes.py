@@ -1,0 +1,99 @@
+"""Several `agon serve` processes on one Redis share contests: one order, no fork, same views; a process
+that loses Redis says so on /healthz and recovers when Redis is back."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+import uuid
+
+from clients.python.client import AgonClient
+from protocol import extended as x
+from protocol.codec import decode
+from protocol.events import Declare, Envelope
+from protocol.messages import Follow
+from server.engine.audit import audit
+from server.store.redis import RedisStore
+from tests.conftest import RedisServer
+from tests.e2e.conftest import ServerFactory, ServerProcess
+from tests.net.duel import ARIA_WINS, ap, duel
+
+
+async def test_clients_on_two_processes_see_one_contest(agon_server: ServerFactory, redis_url: str) -> None:
+    first, second = agon_server(store=redis_url), agon_server(store=redis_url)
+    gm = await AgonClient.connect(first.ws_url)
+    created = await gm.create(duel(contest=f"two-{uuid.uuid4().hex[:8]}"))
+    contest, invitations = created.contest, created.invitations
+    await gm.follow(contest, invitations.gm)
+    ann = await AgonClient.connect(second.ws_url, follow=[Follow(contest, invitations.seats["ann"])])
+    bob = await AgonClient.connect(first.ws_url, follow=[Follow(contest, invitations.seats["bob"])])
+    watcher = await AgonClient.connect(second.ws_url, follow=[Follow(contest, invitations.spectator)])
+    # A second GM connection on the other process, to write concurrently with the first.
+    gm2 = await AgonClient.connect(second.ws_url, follow=[Follow(contest, invitations.gm)])
+    everyone = [gm, ann, bob, watcher, gm2]
+
+    await ann.command(contest, Declare(participant="aria", payload=x.Intent(action="lunge", bid=8)))
+    await bob.command(contest, Declare(participant="orc", payload=x.Intent(action="swing", bid=3)))
+    rolled = await gm2.command(contest, x.Roll(faces=ARIA_WINS))
+    for client in everyone:
+        mirror = await client.wait_version(contest, rolled.version)
+        assert mirror.rules["last"]["result"] == "orc loses 8 AP"
+
+    # Both processes write the same contest at once: every command lands once, in one gapless order.
+    async def adjust(client: AgonClient, who: str, times: int) -> list[int]:
+        versions = []
+        for i in range(times):
+            ack = await client.command(contest, x.Adjust(contestant="aria", delta=1, reason=f"{who} {i}"))
+            versions.append(ack.version)
+        return versions
+
+    acked = await asyncio.gather(adjust(gm, "first", 10), adjust(gm2, "second", 10))
+    versions = sorted(acked[0] + acked[1])
+    assert len(set(versions)) == 20
+    head = versions[-1]
+    mirrors = [await client.wait_version(contest, head) for client in everyone]
+    for mirror in mirrors:
+        assert mirror.version == head
+        assert ap(mirror.doc or {})["aria"] == 15 + 20
+        assert mirror.desyncs == 0
+    # Same versions in the same order for every client, whichever process it is on.
+    orders = {tuple(to for _, to in mirror.patches) for mirror in mirrors}
+    assert len(orders) == 1, orders
+
+    store = RedisStore(redis_url)
+    try:
+        envelopes = [decode(r.data, Envelope) for r in await store.read(contest)]
+    finally:
+        await store.close()
+    assert [e.version for e in envelopes] == list(range(1, head + 1))
+    report = audit(envelopes)
+    assert report.finding is None, report
+    for client in everyone:
+        await client.close()
+
+
+async def wait_health(server: ServerProcess, want: int, timeout: float = 30.0) -> None:
+    deadline = time.monotonic() + timeout
+    while True:
+        status, _ = await asyncio.to_thread(server.health)
+        if status == want:
+            return
+        assert time.monotonic() < deadline, f"/healthz stayed {status}, expected {want}"
+        await asyncio.sleep(0.1)
+
+
+async def test_a_process_that_loses_redis_reports_503_and_recovers(
+    agon_server: ServerFactory, private_redis: RedisServer
+) -> None:
+    server = agon_server(store=private_redis.url)
+    status, body = server.health()
+    assert status == 200 and body["store"] == "ok"
+    private_redis.stop()
+    await wait_health(server, 503)
+    private_redis.start()
+    await wait_health(server, 200)
+    # And it serves again.
+    gm = await AgonClient.connect(server.ws_url)
+    created = await gm.create(duel())
+    await gm.follow(created.contest, created.invitations.gm)
+    await gm.close()

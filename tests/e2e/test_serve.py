@@ -1,0 +1,119 @@
+"""`agon serve` as an operator sees it: the URL it prints, its secret, its HTTP endpoints, origins, and a
+graceful shutdown that clients resume from on the next process."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import stat
+from pathlib import Path
+
+import pytest
+from websockets.asyncio.client import connect
+from websockets.exceptions import InvalidStatus
+
+from clients.python.client import AgonClient
+from protocol import extended as x
+from protocol.events import Declare
+from protocol.messages import Follow
+from tests.e2e.conftest import ServerFactory, http_get
+from tests.net.duel import duel
+
+
+async def test_serve_prints_its_url_keeps_a_private_secret_and_answers_http(
+    agon_server: ServerFactory, tmp_path: Path
+) -> None:
+    server = agon_server(secret=None)
+    assert f"http://127.0.0.1:{server.port}/" in server.output()
+    secret = tmp_path / "data" / "secret"
+    assert stat.S_IMODE(secret.stat().st_mode) == 0o600
+
+    status, body = http_get(f"{server.http_url}/healthz")
+    assert status == 200 and json.loads(body)["store"] == "ok"
+    status, body = http_get(f"{server.http_url}/")
+    assert status == 200 and "/ws" in body and "AgonClient.connect" in body
+    status, body = http_get(f"{server.http_url}/schema.json")
+    assert status == 200 and '"hello"' in body and '"extended.roll"' in body
+    assert http_get(f"{server.http_url}/nowhere")[0] == 404
+
+    gm = await AgonClient.connect(server.ws_url)
+    created = await gm.create(duel())
+    assert gm.owner is not None
+    status, body = http_get(f"{server.http_url}/api/contests", {"Authorization": f"Bearer {gm.owner}"})
+    assert status == 200 and [c["contest"] for c in json.loads(body)["contests"]] == [created.contest]
+    assert http_get(f"{server.http_url}/api/contests")[0] == 401
+    seat = {"Authorization": f"Bearer {created.invitations.gm}"}
+    assert http_get(f"{server.http_url}/api/contests", seat)[0] == 403
+
+    status, metrics = http_get(f"{server.http_url}/metrics")
+    assert status == 200
+    for family in ("agon_connections", "agon_commands_total", "agon_append_seconds", "agon_fanout_seconds"):
+        assert f"# TYPE {family} " in metrics
+    assert "agon_connections 1" in metrics
+    await gm.close()
+
+
+async def test_origins_other_than_the_servers_own_are_refused(agon_server: ServerFactory) -> None:
+    server = agon_server()
+    with pytest.raises(InvalidStatus) as refused:
+        async with connect(server.ws_url, origin="http://evil.example"):  # type: ignore[arg-type]
+            pass
+    assert refused.value.response.status_code == 403
+    async with connect(server.ws_url, origin=f"http://127.0.0.1:{server.port}"):  # type: ignore[arg-type]
+        pass
+    async with connect(server.ws_url):
+        pass
+    allowing = agon_server(env={"AGON_ORIGINS": "https://table.example"})
+    async with connect(allowing.ws_url, origin="https://table.example"):  # type: ignore[arg-type]
+        pass
+    with pytest.raises(InvalidStatus):
+        async with connect(allowing.ws_url, origin=f"http://127.0.0.1:{allowing.port}"):  # type: ignore[arg-type]
+            pass
+
+
+async def test_creation_needs_the_create_key_when_one_is_set(agon_server: ServerFactory) -> None:
+    server = agon_server(env={"AGON_CREATE_KEY": "let-me-in"})
+    client = await AgonClient.connect(server.ws_url)
+    from clients.python.client import Refusal
+
+    with pytest.raises(Refusal) as refused:
+        await client.create(duel())
+    assert refused.value.code == "auth/forbidden"
+    with pytest.raises(Refusal):
+        await client.create(duel(), create_key="wrong")
+    created = await client.create(duel(), create_key="let-me-in")
+    assert created.invitations.spectator
+    await client.close()
+
+
+async def test_sigterm_closes_sockets_with_1001_and_clients_resume_on_the_next_process(
+    agon_server: ServerFactory,
+) -> None:
+    server = agon_server()
+    gm = await AgonClient.connect(server.ws_url)
+    created = await gm.create(duel())
+    contest, invitations = created.contest, created.invitations
+    await gm.follow(contest, invitations.gm)
+    ann = await AgonClient.connect(server.ws_url, follow=[Follow(contest, invitations.seats["ann"])])
+    ack = await ann.command(contest, Declare(participant="aria", payload=x.Intent(action="lunge", bid=4)))
+    await gm.wait_version(contest, ack.version)
+
+    assert await asyncio.to_thread(server.terminate) == 0
+    assert await ann.wait_closed() == 1001
+    assert await gm.wait_closed() == 1001
+    assert "shutting down" in server.output()
+
+    # A new process on the same store and secret: the same tokens work, and clients resume.
+    again = agon_server()
+    ann.url = gm.url = again.ws_url
+    await ann.reconnect()
+    await gm.reconnect()
+    assert ann.mirrors[contest].welcomes[-1].view is None  # resumed from its own view, not a fresh one
+    bob = await AgonClient.connect(again.ws_url, follow=[Follow(contest, invitations.seats["bob"])])
+    revealed = await bob.command(contest, Declare(participant="orc", payload=x.Intent(action="parry", bid=2)))
+    for client in (ann, gm):
+        mirror = await client.wait_version(contest, revealed.version)
+        assert mirror.rules["intents"]["aria"]["action"] == "lunge"
+        assert mirror.desyncs == 0
+    for client in (ann, gm, bob):
+        await client.close()

@@ -1,0 +1,78 @@
+"""A 1 vs 1 extended contest for network tests: Ann plays Aria (15 AP), Bob plays the Orc (12 AP), no hero
+points, so every roll applies at once. With physical dice the outcomes below are fixed."""
+
+from __future__ import annotations
+
+import typing
+from typing import Any
+
+from protocol import extended as x
+from protocol.common import DiceMode, Seat
+from protocol.events import (
+    CloseDeclarations,
+    Command,
+    Conclude,
+    CreateContest,
+    Declare,
+    Redo,
+    Rewind,
+    Undo,
+)
+
+ARIA_WINS: list[int | None] = [2, 15]  # Aria's exchange: Aria succeeds, the Orc fails
+ORC_FAILS: list[int | None] = [15, 2]  # the Orc's exchange: the Orc fails, Aria succeeds
+
+
+def duel(dice: DiceMode = "physical", title: str = "Duel at the bridge", contest: str | None = None) -> CreateContest:
+    return CreateContest(
+        ruleset="extended",
+        title=title,
+        dice=dice,
+        contest=contest,
+        setup=x.ExtendedSetup(
+            prize="the bridge",
+            contestants=[
+                x.Contestant(id="aria", name="Aria", ability="Sword", rating="15"),
+                x.Contestant(id="orc", name="Orc", ability="Axe", rating="12"),
+            ],
+        ),
+        seats=[Seat("gm", "gm"), Seat("ann", "player", ["aria"]), Seat("bob", "player", ["orc"])],
+    )
+
+
+def every_command() -> list[Command]:
+    """One command of every type a client can send to a contest."""
+    commands: list[Command] = [
+        Declare(participant="aria", payload=x.Intent(action="sneak", bid=2)),
+        CloseDeclarations(),
+        Undo(),
+        Redo(),
+        Rewind(to_version=2),
+        Conclude(),
+        x.SetOrder(order=["orc", "aria"]),
+        x.ProposeBid(contestant="aria", bid=2),
+        x.AcceptBid(contestant="aria"),
+        x.Roll(faces=[2, 15]),
+        x.SpendHeroPoint(contestant="aria"),
+        x.PassHeroPoint(contestant="aria"),
+        x.Confirm(),
+        x.PartingShot(contestant="aria"),
+        x.Adjust(contestant="aria", delta=1, reason="a spectator's wish"),
+    ]
+    kinds = {type(c) for c in commands}
+    assert kinds == set(_union_members(Command)), "every_command must cover the Command union"
+    return commands
+
+
+def _union_members(union: Any) -> list[type[Any]]:
+    members: list[type[Any]] = []
+    for member in typing.get_args(union):
+        if typing.get_args(member):
+            members.extend(_union_members(member))
+        else:
+            members.append(member)
+    return members
+
+
+def ap(doc: dict[str, Any]) -> dict[str, int | None]:
+    return {c["id"]: c["ap"] for c in doc["rules"]["contestants"]}
