@@ -6,16 +6,19 @@ import json
 import sys
 from collections.abc import Sequence
 from pathlib import Path
+from typing import Any
 
 import msgspec
 
-from protocol.codec import decode, encode, to_builtins
+from protocol.codec import decode, encode
 from protocol.common import Actor
 from protocol.errors import Refused
 from protocol.events import ContestCreated, Envelope
 from server.engine.audit import Finding, audit
 from server.engine.contest import fold
 from server.engine.registry import ruleset as ruleset_named
+from server.engine.ruleset import Ruleset
+from server.engine.timeline import describe
 from server.engine.views import contest_view, event_for, may_see, viewer_for
 from server.store import open_store
 
@@ -76,16 +79,14 @@ def parse_viewer(text: str, created: ContestCreated) -> Actor:
     raise ValueError(f"--as: {text!r} is not gm, player:SEAT or spectator")
 
 
-def timeline_line(envelope: Envelope, actor: Actor, created: ContestCreated) -> str:
+def timeline_line(ruleset: Ruleset[Any], envelope: Envelope, actor: Actor, created: ContestCreated) -> str:
+    """One line of the timeline, written from the event as this viewer may see it."""
     viewer = viewer_for(actor, created.seats)
     shown = event_for(envelope, viewer)
-    fields = to_builtins(shown.event)
-    kind = fields.pop("type")
-    if isinstance(shown.event, ContestCreated):
-        fields = {"ruleset": created.ruleset, "title": created.title, "dice": created.dice}
-    sealed = "" if may_see(envelope, viewer) else " [sealed]"
-    body = json.dumps(fields, sort_keys=True, separators=(",", ":"))
-    return f"{envelope.version:>5}  {envelope.at}  {envelope.actor.principal:<12} {kind}{sealed} {body}"
+    kind = type(shown.event).__struct_config__.tag
+    sealed = " [sealed]" if not may_see(envelope, viewer) else ""
+    text = describe(ruleset, shown.event, envelope.actor.principal)
+    return f"{envelope.version:>5}  {envelope.at}  {kind}{sealed}  {text}"
 
 
 async def replay(source: str, store_spec: str, at: int | None, viewer_text: str) -> int:
@@ -116,7 +117,7 @@ def _print_replay(envelopes: Sequence[Envelope], at: int | None, viewer_text: st
         print(f"agon replay: {exc}", file=sys.stderr)
         return 2
     for envelope in envelopes:
-        print(timeline_line(envelope, actor, created))
+        print(timeline_line(rules, envelope, actor, created))
     contest = fold(rules, envelopes)
     view = contest_view(rules, contest, viewer_for(actor, created.seats))
     print(f"--- state at version {contest.version} as {viewer_text} ---")

@@ -83,5 +83,6 @@ class Ruleset(Generic[S]):
     window: Callable[[S], Window | None]
     check_declaration: Callable[[S, str, Declaration, Context], None]  # raises Refused
     is_checkpoint: Callable[[Any], bool]  # a ruleset event or a reveal
+    describe: Callable[[Any], str]  # a human-readable line for a ruleset event or a sealed payload
     # what an event may show a viewer who may see the event: secrets in public events are removed here
     redact: Callable[[S, RulesetEvent, Viewer], RulesetEvent | None] = lambda s, e, v: e

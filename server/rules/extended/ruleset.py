@@ -11,6 +11,7 @@ from protocol.events import Revealed
 from server.engine.ruleset import Ruleset, Window
 from server.rules.extended import codes
 from server.rules.extended.decide import check_declaration, decide
+from server.rules.extended.describe import describe
 from server.rules.extended.evolve import evolve
 from server.rules.extended.state import ExtendedState, Fighter
 from server.rules.extended.view import view
@@ -92,4 +93,5 @@ EXTENDED: Ruleset[ExtendedState] = Ruleset(
     window=window,
     check_declaration=check_declaration,
     is_checkpoint=is_checkpoint,
+    describe=describe,
 )

@@ -1,0 +1,52 @@
+"""The timeline: one human-readable line per event, for notices and replays.
+
+Callers pass the event *as the viewer may see it* (``views.event_for``), so a sealed payload never reaches a
+line written for someone else. Ruleset events and sealed payloads are described by their ruleset.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from protocol.events import (
+    Concluded,
+    ContestCreated,
+    Declared,
+    Event,
+    Redone,
+    Revealed,
+    Rewound,
+    Undone,
+)
+from server.engine.ruleset import Ruleset
+
+
+def describe(ruleset: Ruleset[Any], event: Event, actor: str) -> str:
+    """The line for one (already redacted) event caused by ``actor``."""
+    match event:
+        case ContestCreated():
+            dice = "server dice" if event.dice == "server" else "physical dice"
+            title = f" “{event.title}”" if event.title else ""
+            return f"{actor} opened the {event.ruleset} contest{title} ({dice})"
+        case Declared():
+            if event.payload is None:
+                return f"{event.participant} has declared (sealed; commitment {event.commitment[:12]}…)"
+            return f"{event.participant} declared, sealed: {ruleset.describe(event.payload)}"
+        case Revealed():
+            shown = (
+                "; ".join(f"{e.participant}: {ruleset.describe(e.payload)}" for e in event.entries)
+                or "nothing declared"
+            )
+            closed = " (closed by the GM)" if event.closed_by_gm else ""
+            return f"declarations revealed{closed}: {shown}"
+        case Undone():
+            return f"{actor} undid back to version {event.to_version}"
+        case Rewound():
+            return f"{actor} rewound to version {event.to_version}"
+        case Redone():
+            return f"{actor} redid {len(event.restored)} event(s)"
+        case Concluded():
+            seed = "; the dice seed is revealed" if event.seed else ""
+            return f"{actor} concluded the contest{seed}"
+        case _:
+            return ruleset.describe(event)
