@@ -63,7 +63,7 @@ async def play_to_the_end(service: ContestService, contest: str) -> None:
     await act(GM, Conclude())
 
 
-async def test_a_whole_contest_on_each_store(store: EventStore) -> None:
+async def test_a_whole_contest_on_each_store(store: EventStore, tmp_path: Path) -> None:
     contest = f"duel-{uuid.uuid4().hex[:8]}"
     service = ContestService(store, snapshot_every=4)
     await service.create(GM, request_for(contest))
@@ -80,6 +80,11 @@ async def test_a_whole_contest_on_each_store(store: EventStore) -> None:
     await store.delete_snapshots(contest)
     fresh = ContestService(store)
     assert encode(await fresh.view(contest, GM)) == encode(await service.view(contest, GM))
+    # its log, as `agon export` writes it, passes `agon verify`
+    log = tmp_path / "duel.jsonl"
+    log.write_bytes(b"".join(r.data + b"\n" for r in await store.read(contest)))
+    verified = subprocess.run([*AGON, "verify", str(log)], capture_output=True, text=True)
+    assert verified.returncode == 0, verified.stderr
 
 
 async def test_a_repeated_command_id_returns_the_first_result(store: EventStore) -> None:
