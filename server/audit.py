@@ -17,7 +17,7 @@ from protocol.events import ContestCreated, Envelope
 from server.engine.audit import Finding, audit
 from server.engine.contest import fold
 from server.engine.registry import ruleset as ruleset_named
-from server.engine.ruleset import Ruleset
+from server.engine.ruleset import Ruleset, Viewer
 from server.engine.timeline import describe
 from server.engine.views import contest_view, event_for, may_see, viewer_for
 from server.store import open_store
@@ -79,9 +79,8 @@ def parse_viewer(text: str, created: ContestCreated) -> Actor:
     raise ValueError(f"--as: {text!r} is not gm, player:SEAT or spectator")
 
 
-def timeline_line(ruleset: Ruleset[Any], envelope: Envelope, actor: Actor, created: ContestCreated) -> str:
+def timeline_line(ruleset: Ruleset[Any], envelope: Envelope, viewer: Viewer) -> str:
     """One line of the timeline, written from the event as this viewer may see it."""
-    viewer = viewer_for(actor, created.seats)
     shown = event_for(envelope, viewer)
     kind = type(shown.event).__struct_config__.tag
     sealed = " [sealed]" if not may_see(envelope, viewer) else ""
@@ -116,10 +115,11 @@ def _print_replay(envelopes: Sequence[Envelope], at: int | None, viewer_text: st
     except (ValueError, Refused) as exc:
         print(f"agon replay: {exc}", file=sys.stderr)
         return 2
+    viewer = viewer_for(actor, created.seats)
     for envelope in envelopes:
-        print(timeline_line(rules, envelope, actor, created))
+        print(timeline_line(rules, envelope, viewer))
     contest = fold(rules, envelopes)
-    view = contest_view(rules, contest, viewer_for(actor, created.seats))
+    view = contest_view(rules, contest, viewer)
     print(f"--- state at version {contest.version} as {viewer_text} ---")
     print(json.dumps(json.loads(encode(view)), indent=2, sort_keys=True))
     return 0

@@ -1,7 +1,8 @@
-"""The application service: load (snapshot + tail) → decide → append with expected version → publish.
+"""The application service: load (snapshot + tail) → decide → append with expected version.
 
 The only place where the pure engine meets the store. A command id seen before returns the result of its
-first execution, never a second effect; a conflicting writer makes us reload and decide again.
+first execution, never a second effect; a conflicting writer makes us reload and decide again. Publishing is
+the store's: every process follows a contest through ``store.subscribe``, whoever appended.
 """
 
 from __future__ import annotations
@@ -10,7 +11,7 @@ import asyncio
 import logging
 import secrets
 import uuid
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
@@ -33,8 +34,10 @@ from server.store.port import ConflictError, EventStore, Record, Snapshot
 
 log = logging.getLogger(__name__)
 
-SEED = "dice_seed"  # the secret's name is "dice_seed:<sha256 of the seed>", so racing creators never clobber
-Listener = Callable[[str, Sequence[Envelope]], Awaitable[None]]
+
+def seed_secret(committed_hash: str) -> str:
+    """The store secret holding a dice seed, named by its hash so racing creators never clobber each other."""
+    return f"dice_seed:{committed_hash}"
 
 
 def utc_now() -> str:
@@ -63,7 +66,6 @@ class ContestService:
     max_attempts: int = 8
     clock: Callable[[], str] = utc_now
     entropy: Callable[[int], bytes] = secrets.token_bytes
-    listeners: list[Listener] = field(default_factory=list)
     _cache: dict[str, tuple[Ruleset[Any], Contest[Any]]] = field(default_factory=dict)
     _seeds: dict[str, bytes | None] = field(default_factory=dict)
     _locks: dict[str, asyncio.Lock] = field(default_factory=dict)
@@ -85,14 +87,13 @@ class ContestService:
         pending = handle.create(rules, contest_id, request, seed_hash(seed) if seed else None)
         envelopes = handle.first_envelopes(rules, contest_id, pending, actor, command_id, self.clock())
         if seed is not None:
-            await self.store.save_secret(contest_id, f"{SEED}:{seed_hash(seed)}", seed)
+            await self.store.save_secret(contest_id, seed_secret(seed_hash(seed)), seed)
         try:
             await self.store.append(contest_id, _records(envelopes), expected_version=0)
         except ConflictError:
             raise Refused(errors.CONTEST_EXISTS, f"contest: {contest_id!r} already exists") from None
         self._seeds[contest_id] = seed
         self._cache[contest_id] = (rules, fold(rules, envelopes))
-        await self._publish(contest_id, envelopes)
         return Result(contest_id, envelopes[-1].version, envelopes)
 
     async def execute(self, contest_id: str, actor: Actor, command_id: str, command: Command) -> Result:
@@ -123,7 +124,6 @@ class ContestService:
                 if written != [e.version for e in envelopes]:
                     return Result(contest_id, max(written), repeated=True)
                 self._remember(contest_id, rules, fold(rules, envelopes, contest))
-                await self._publish(contest_id, envelopes)
                 return Result(contest_id, envelopes[-1].version, envelopes)
         raise Refused(errors.CONFLICT, "the contest kept changing under this command: try again")
 
@@ -173,7 +173,7 @@ class ContestService:
         if committed is None:
             return None
         if contest.id not in self._seeds:
-            seed = await self.store.load_secret(contest.id, f"{SEED}:{committed}")
+            seed = await self.store.load_secret(contest.id, seed_secret(committed))
             if seed is None or seed_hash(seed) != committed:
                 raise Refused(errors.INTERNAL, "the contest's dice seed is missing from the store")
             self._seeds[contest.id] = seed
@@ -212,13 +212,6 @@ class ContestService:
             log.warning("ignoring an unreadable snapshot of %s", contest_id)
             return None
         return rules, contest
-
-    async def _publish(self, contest_id: str, envelopes: Sequence[Envelope]) -> None:
-        for listener in self.listeners:
-            try:
-                await listener(contest_id, envelopes)
-            except Exception:
-                log.exception("a listener failed on %s", contest_id)
 
 
 def _records(envelopes: Sequence[Envelope]) -> list[Record]:
