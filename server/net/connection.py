@@ -200,7 +200,7 @@ class Connection:
             case Hello():
                 await self._hello(message)
             case FollowContest():
-                await self._follow(message.contest, message.token, message.after)
+                await self._answer(self._follow(message.contest, message.token, message.after), contest=message.contest)
             case Unfollow():
                 following = self._following.pop(message.contest, None)
                 if following is not None:
@@ -242,40 +242,32 @@ class Connection:
             except Refused as refused:
                 self._error(refused.code, refused.message)
         for follow in hello.follow:
-            await self._follow(follow.contest, follow.token, follow.after)
+            await self._answer(self._follow(follow.contest, follow.token, follow.after), contest=follow.contest)
 
     async def _follow(self, contest: str, token: str, after: int | None) -> None:
-        try:
-            claims = self._ctx.tokens.verify(token)
-            if claims.role == "owner":
-                raise Refused(errors.BAD_TOKEN, "token: an owner token lists contests; follow with a seat's token")
-            if claims.contest != contest:
-                raise Refused(errors.WRONG_CONTEST, f"token: this token is for another contest, not {contest!r}")
-            if self._ctx.draining:
-                raise Refused(errors.SHUTTING_DOWN, "the server is shutting down: reconnect and resume")
-            limit = self._ctx.settings.max_follows
-            if contest not in self._following and len(self._following) >= limit:
-                raise Refused(errors.RATE_LIMITED, f"a connection follows at most {limit} contests")
-            feed = await self._ctx.hub.feed(contest)
-            if claims.role != "spectator" and not any(
-                seat.id == claims.seat and seat.role == claims.role for seat in feed.seats
-            ):
-                raise Refused(errors.BAD_TOKEN, f"token: contest {contest!r} has no such seat")
-            actor = Actor(claims.seat, claims.role)
-            viewer = viewer_for(actor, feed.seats)
-            await feed.attach(self, viewer, claims.role, after)
-            if self._closing:
-                feed.detach(self)
-                return
-            self._following[contest] = Following(claims, actor, viewer, feed)
-        except Refused as refused:
-            self._error(refused.code, refused.message, contest=contest)
-        except StoreError as failure:
-            log.warning("store error following %s: %s", contest, failure.message)
-            self._error(failure.code, "the store cannot be read now: try again", contest=contest)
-        except Exception:
-            log.exception("internal error following %s", contest)
-            self._error(errors.INTERNAL, "internal server error", contest=contest)
+        """Follow a contest with a seat's or a spectator's token (raises Refused)."""
+        claims = self._ctx.tokens.verify(token)
+        if claims.role == "owner":
+            raise Refused(errors.BAD_TOKEN, "token: an owner token lists contests; follow with a seat's token")
+        if claims.contest != contest:
+            raise Refused(errors.WRONG_CONTEST, f"token: this token is for another contest, not {contest!r}")
+        if self._ctx.draining:
+            raise Refused(errors.SHUTTING_DOWN, "the server is shutting down: reconnect and resume")
+        limit = self._ctx.settings.max_follows
+        if contest not in self._following and len(self._following) >= limit:
+            raise Refused(errors.RATE_LIMITED, f"a connection follows at most {limit} contests")
+        feed = await self._ctx.hub.feed(contest)
+        if claims.role != "spectator" and not any(
+            seat.id == claims.seat and seat.role == claims.role for seat in feed.seats
+        ):
+            raise Refused(errors.BAD_TOKEN, f"token: contest {contest!r} has no such seat")
+        actor = Actor(claims.seat, claims.role)
+        viewer = viewer_for(actor, feed.seats)
+        await feed.attach(self, viewer, claims.role, after)
+        if self._closing:
+            feed.detach(self)
+            return
+        self._following[contest] = Following(claims, actor, viewer, feed)
 
     def _followed(self, contest: str) -> Following:
         following = self._following.get(contest)

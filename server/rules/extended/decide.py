@@ -113,6 +113,7 @@ def _waiting_to_act(state: ExtendedState, contestant: str) -> None:
 
 
 def _settle_if_nobody_may_spend(state: ExtendedState, rolled: list[x.Event]) -> list[x.Event]:
+    """The events, and the exchange applied after them when nobody may still spend a hero point."""
     from server.rules.extended.evolve import evolve
 
     after = state
@@ -124,7 +125,6 @@ def _settle_if_nobody_may_spend(state: ExtendedState, rolled: list[x.Event]) -> 
 
 
 def _hero_point(state: ExtendedState, command: x.SpendHeroPoint | x.PassHeroPoint, ctx: Context) -> list[x.Event]:
-    from server.rules.extended.evolve import evolve
     from server.rules.extended.levels import bump_up
 
     _known(state, command.contestant)
@@ -140,10 +140,7 @@ def _hero_point(state: ExtendedState, command: x.SpendHeroPoint | x.PassHeroPoin
         event = x.HeroPointSpent(contestant=command.contestant, level=codes.level_name(bump_up(codes.level(own))))
     else:
         event = x.HeroPointPassed(contestant=command.contestant)
-    after = evolve(state, event)
-    if after.exchange is not None and not after.exchange.eligible:
-        return [event, *apply_exchange(after)]
-    return [event]
+    return _settle_if_nobody_may_spend(state, [event])
 
 
 def _parting_shot(state: ExtendedState, command: x.PartingShot, ctx: Context) -> list[x.Event]:
