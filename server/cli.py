@@ -11,6 +11,7 @@ import asyncio
 import os
 import sys
 from collections.abc import Sequence
+from pathlib import Path
 from typing import NoReturn
 
 from server.datadir import default_store
@@ -88,6 +89,7 @@ def parser() -> argparse.ArgumentParser:
 
     schema = commands.add_parser("schema", help="print the JSON Schema of every wire type")
     schema.add_argument("--asyncapi", action="store_true", help="print the AsyncAPI 3 document instead")
+    schema.add_argument("--write", metavar="DIR", help="write schema.json and asyncapi.json into DIR (e.g. docs)")
     return top
 
 
@@ -132,8 +134,16 @@ def _run(args: argparse.Namespace) -> int:
 
             return asyncio.run(replay(args.source, args.store or default_store(), args.at, args.viewer, args.format))
         case "schema":
-            from protocol.schema import asyncapi_json, schema_json
+            from protocol.schema import GENERATED, asyncapi_json, schema_json
 
+            if args.write:
+                folder = Path(args.write)
+                if not folder.is_dir():
+                    raise UserError(f"--write {args.write}: no such folder")
+                for name, generate in GENERATED.items():
+                    (folder / name).write_text(generate() + "\n", encoding="utf-8")
+                    print(f"wrote {folder / name}")
+                return 0
             sys.stdout.write((asyncapi_json() if args.asyncapi else schema_json()) + "\n")
             return 0
     return USAGE_ERROR  # pragma: no cover - argparse rejects unknown commands

@@ -43,6 +43,7 @@ from protocol.messages import (
     FollowContest,
     Hello,
     ListContests,
+    Notice,
     Ping,
     Resync,
     Unfollow,
@@ -71,6 +72,7 @@ class AgonClient:
         self.core = ClientCore()
         self.mirrors = self.core.mirrors
         self._listeners: list[Listener] = []
+        self._notice_listeners: list[Callable[[Notice], None]] = []
         self._queues: list[tuple[str | None, asyncio.Queue[ContestMirror]]] = []
         self._closed = False
         self._resuming: asyncio.Task[None] | None = None
@@ -241,6 +243,11 @@ class AgonClient:
         self._listeners.append(listener)
         return lambda: self._listeners.remove(listener)
 
+    def on_notice(self, listener: Callable[[Notice], None]) -> Callable[[], None]:
+        """Call ``listener(notice)`` for every notice (a readable line per event); returns a function to stop."""
+        self._notice_listeners.append(listener)
+        return lambda: self._notice_listeners.remove(listener)
+
     async def changes(self, contest: str | None = None) -> AsyncIterator[ContestMirror]:
         """The view of ``contest`` (or of each contest) now, then at every change, until the client is closed.
 
@@ -371,8 +378,12 @@ class AgonClient:
                 self._resolve(self._following.pop(mirror.contest, None), mirror)
             case Changed(mirror=mirror):
                 self._changed_view(mirror)
-            case Noticed():
-                pass  # kept in the mirror's notices
+            case Noticed(notice=notice):
+                for listener in list(self._notice_listeners):
+                    try:
+                        listener(notice)
+                    except Exception:
+                        log.exception("a notice listener failed")
             case Answered(id=id, message=message):
                 self._resolve(self._pending.pop(id, None), message)
             case Refused(error=error):
