@@ -68,6 +68,16 @@ def _without_discriminators(value: Any) -> Any:
     return value
 
 
+def _operation(action: str, title: str, summary: str, kinds: list[type[msgspec.Struct]]) -> dict[str, Any]:
+    return {
+        "action": action,
+        "title": title,
+        "summary": f"{summary}: {', '.join(_tag(m) for m in kinds)}",
+        "channel": {"$ref": "#/channels/contests"},
+        "messages": [{"$ref": f"#/channels/contests/messages/{_tag(m)}"} for m in kinds],
+    }
+
+
 def asyncapi() -> dict[str, Any]:
     """The AsyncAPI 3.0 document: one channel (``/ws``), what a client sends and what it receives."""
     _, components = _components("#/components/schemas/{name}")
@@ -113,20 +123,8 @@ def asyncapi() -> dict[str, Any]:
             }
         },
         "operations": {
-            "sendClientMessage": {
-                "action": "send",
-                "title": "Client to server",
-                "summary": "hello first; then follow, unfollow, resync, command, create, list_contests, ping",
-                "channel": {"$ref": "#/channels/contests"},
-                "messages": [{"$ref": f"#/channels/contests/messages/{_tag(m)}"} for m in client],
-            },
-            "receiveServerMessage": {
-                "action": "receive",
-                "title": "Server to client",
-                "summary": "welcome, patch, notice, ack, error, created, contests, pong",
-                "channel": {"$ref": "#/channels/contests"},
-                "messages": [{"$ref": f"#/channels/contests/messages/{_tag(m)}"} for m in server],
-            },
+            "sendClientMessage": _operation("send", "Client to server", "hello first; then any of these", client),
+            "receiveServerMessage": _operation("receive", "Server to client", "answers, views and notices", server),
         },
         "components": {"schemas": _without_discriminators(components), "messages": component_messages},
     }

@@ -198,7 +198,6 @@ def run(host: str = DEFAULT_HOST, port: int = DEFAULT_PORT, store: str | None = 
     logging.getLogger("websockets").setLevel(logging.WARNING)
     try:
         settings = Settings.from_env(host, port, spec)
-        log.info("store %s", _redacted(spec))
         return asyncio.run(_main(settings, spec))
     except (OSError, ValueError) as error:
         print(f"agon serve: {error}", file=sys.stderr)
