@@ -149,7 +149,9 @@ async def replay(source: str, store_spec: str, at: int | None, viewer_text: str,
         envelopes, finding = read_log(_read_file(source))
         if finding is not None:
             raise UserError(f"{source}: {finding}")
-    elif path.exists() or looks_like_a_file(source):
+    elif path.exists():
+        raise UserError(f"{source} is a folder, not an exported log")
+    elif looks_like_a_file(source):
         raise UserError(f"no such file: {source}")
     else:
         store = open_existing(store_spec)

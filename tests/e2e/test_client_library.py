@@ -5,6 +5,7 @@ killed mid-contest and the client resumes by itself; refusals arrive as typed er
 from __future__ import annotations
 
 import asyncio
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -13,7 +14,7 @@ from clients.python import AgonClient, Extended, RuleRefusal, join
 from protocol import extended as x
 from protocol.common import Seat
 from protocol.events import CreateContest
-from tests.e2e.conftest import ServerFactory
+from tests.e2e.conftest import ServerFactory, ServerProcess
 
 
 def bridge() -> CreateContest:
@@ -117,3 +118,35 @@ async def test_two_bots_play_a_whole_contest_with_the_client_library(agon_server
     assert ann.mirror.desyncs == 0 and len(ann.mirror.welcomes) >= 2  # resumed at least once
     await gm.client.close()
     await ann.client.close()
+
+
+async def test_the_client_resumes_by_itself_when_the_server_comes_back(
+    agon_server: ServerFactory, tmp_path: Path
+) -> None:
+    first = agon_server()
+    creator = await AgonClient.connect(first.ws_url)
+    created = await creator.create(bridge())
+    await creator.close()
+    ann = await join(f"{first.http_url}/#{created.invitations.seats['ann']}")
+    assert isinstance(ann, Extended)
+    ann.client.backoff = (0.05, 0.4)
+    declared = await ann.intent("aria", "wait for it", bid=3)
+
+    first.terminate()  # the server goes away: every attempt to resume fails for a while
+    await asyncio.sleep(1.0)
+    again = ServerProcess(first.store, tmp_path, first.env)
+    again.port = first.port  # the same address, as after a restart
+    again.start()
+    try:
+        await ann.client.wait_for(lambda: len(ann.mirror.welcomes) >= 2, timeout=20)
+        assert ann.mirror.welcomes[-1].view is None  # resumed from its own view, not sent a fresh one
+        assert ann.mirror.version == declared.version and ann.mirror.desyncs == 0
+        gm = await join(f"{again.http_url}/#{created.invitations.gm}")
+        assert isinstance(gm, Extended)
+        revealed = await gm.intent("troll", "bellow", bid=2)
+        await ann.client.wait_version(ann.contest, revealed.version)
+        assert ann.view["rules"]["intents"]["troll"]["action"] == "bellow"
+        await gm.client.close()
+    finally:
+        await ann.client.close()
+        again.kill()
