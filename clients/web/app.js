@@ -251,7 +251,7 @@ function Contest({ token }) {
       <div class="column side-column">
         ${role === "gm" && html`<${Invitations} view=${view} link=${link} />`}
         ${role === "gm" && html`<${Timeline} link=${link} version=${link.version} act=${act} />`}
-        <${Log} notices=${notices} />
+        ${role !== "gm" && html`<${Log} notices=${notices} />`}
       </div>
     </main>
   </div>`;
@@ -423,7 +423,7 @@ function Replay({ token }) {
         ${v && html`<section class=${`panel verification ${v.ok ? "ok" : "bad"}`} aria-labelledby="verify-title" data-testid="verification">
           <h2 id="verify-title">Verification: ${v.ok ? "the log is intact" : "FAILED"}</h2>
           <p>${v.events} events; hash chain ${v.ok || !/hash|prev_hash/.test(v.problem ?? "") ? "intact" : "broken"};
-            sealed commitments ${v.ok || !/commitment|revealed/.test(v.problem ?? "") ? "kept" : "broken"};
+            sealed commitments ${v.ok || !/commitment|revealed/.test(v.problem ?? "") ? "kept" : "broken"};${" "}
             ${v.dice_checked} dice checked against the revealed seed${v.dice_unchecked ? "; server dice are checked once the GM concludes the contest (the seed is revealed then)" : ""}.</p>
           ${v.problem && html`<p class="refusal">${v.problem}</p>`}
           ${data.read_only && html`<p>Imported contest: read-only.</p>`}

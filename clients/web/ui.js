@@ -154,27 +154,34 @@ export function Invitation({ title, url, onReissue = null, testid = undefined, n
   </div>`;
 }
 
+const COLOURS = ["#7a2e1f", "#1f5a7a", "#3c7a1f", "#7a1f6a", "#8a6d12"]; // also .swatch-N in style.css
+
 // AP per contestant over the exchanges. `points`: [{x, values: {name: ap|null}}]; a hidden AP is a gap.
 export function ApChart({ points, names }) {
   const box = useRef(null);
   const plot = useRef(null);
   useEffect(() => {
     if (!box.current || names.length === 0) return undefined;
-    const width = Math.max(240, Math.min(box.current.clientWidth || 320, 720));
-    const colours = ["#7a2e1f", "#1f5a7a", "#3c7a1f", "#7a1f6a", "#8a6d12"];
+    const width = () => Math.max(200, box.current?.clientWidth || 320);
     const data = [points.map((p) => p.x), ...names.map((n) => points.map((p) => (p.values[n] ?? null)))];
     const options = {
-      width,
+      width: width(),
       height: 180,
-      scales: { x: { time: false } },
-      axes: [{ label: "exchange", stroke: "#333" }, { label: "AP", stroke: "#333" }],
-      series: [{ label: "exchange" }, ...names.map((n, i) => ({ label: n, stroke: colours[i % colours.length], width: 2, points: { show: true } }))],
-      legend: { show: true },
+      scales: { x: { time: false, range: (u, min, max) => [0, Math.max(max, 1)] } },
+      axes: [
+        { label: "exchange", stroke: "#333", incrs: [1, 2, 5, 10, 20, 50, 100] },
+        { label: "AP", stroke: "#333", incrs: [1, 2, 5, 10, 20, 50, 100] },
+      ],
+      series: [{ label: "exchange" }, ...names.map((n, i) => ({ label: n, stroke: COLOURS[i % COLOURS.length], width: 2, points: { show: true, size: 6 } }))],
+      legend: { show: false },
       cursor: { show: false },
     };
     plot.current?.destroy();
     plot.current = new uPlot(options, data, box.current);
+    const resized = new ResizeObserver(() => plot.current?.setSize({ width: width(), height: 180 }));
+    resized.observe(box.current);
     return () => {
+      resized.disconnect();
       plot.current?.destroy();
       plot.current = null;
     };
@@ -182,6 +189,7 @@ export function ApChart({ points, names }) {
   const hidden = names.filter((n) => points.every((p) => p.values[n] === null || p.values[n] === undefined));
   return html`<figure class="chart">
     <figcaption>AP per contestant over the exchanges${hidden.length ? ` (hidden until it changes: ${hidden.join(", ")})` : ""}</figcaption>
+    <ul class="legend" aria-hidden="true">${names.map((n, i) => html`<li><span class=${`swatch swatch-${i % COLOURS.length}`}></span>${n}</li>`)}</ul>
     <div ref=${box} class="chart-box" aria-hidden="true"></div>
     <table class="sr-only"><caption>AP by exchange</caption>
       <thead><tr><th scope="col">exchange</th>${names.map((n) => html`<th scope="col">${n}</th>`)}</tr></thead>

@@ -226,7 +226,7 @@ function Board({ view }) {
           <h3>${c.name}${c.controlled_by_you ? html` <span class="tag">yours</span>` : ""}</h3>
           <p class="ability">${c.ability}${c.rating !== null ? ` ${c.rating}` : ""}</p>
           <p class="ap"><span class="ap-value" data-testid=${`ap-${c.id}`}>${c.ap === null ? "?" : c.ap}</span> AP
-            ${c.ap === null ? html`<small>(hidden until it changes)</small>` : ""}
+            ${c.ap === null ? html`<small> (hidden until it changes)</small>` : ""}
             ${c.starting_ap !== null ? html`<small> of ${c.starting_ap} at the start</small>` : ""}</p>
           ${c.hero_points !== null && html`<p class="hero">Hero points: <span data-testid=${`hero-${c.id}`}>${c.hero_points}</span></p>`}
           ${c.out && html`<p class="tag bad">out (0 AP or less)</p>`}
@@ -251,11 +251,6 @@ function intentWords(intent) {
 }
 
 // --- actions -------------------------------------------------------------------------------------------
-
-function bidLimit(c, role) {
-  if (c.ap === null) return null;
-  return role === "gm" && !c.player_pc ? c.ap : Math.max(c.ap, c.starting_ap ?? c.ap);
-}
 
 function IntentForm({ contestant, role, act, declared, pcOfGm }) {
   const previous = declared?.payload ?? null;
