@@ -32,13 +32,15 @@ DESKTOP = {"width": 1280, "height": 900}
 PHONE = {"width": 390, "height": 844}
 
 
-@pytest.fixture(scope="session")
+# Module-scoped: Playwright's sync API keeps an event loop running while it is started, which the asyncio
+# tests that follow must not find.
+@pytest.fixture(scope="module")
 def playwright() -> Iterator[Playwright]:
     with sync_playwright() as running:
         yield running
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def browser(playwright: Playwright) -> Iterator[Browser]:
     assert Path(CHROMIUM).exists(), "tests/run installs chromium with apt"
     launched = playwright.chromium.launch(executable_path=CHROMIUM, args=ARGS)
