@@ -220,7 +220,11 @@ function Contest({ token }) {
   if (!panels) return html`<main class="page" id="main"><h1>${view.title}</h1><p>This browser does not know the ruleset “${view.ruleset}”.</p></main>`;
   const role = link.welcome.role;
   const me = { role, seat: link.welcome.seat, contestants: link.welcome.contestants };
-  if (role === "auditor") return html`<${Replay} token=${token} />`;
+  if (role === "auditor") {
+    // an auditor's link opens the replay viewer (and this page's connection closes)
+    setTimeout(() => location.replace(`#t=${token}&replay`), 0);
+    return null;
+  }
   const act = (command) => link.command(command);
   const Board = panels.Board;
   const Actions = panels.Actions;

@@ -192,3 +192,4 @@ def test_a_contest_is_created_played_and_watched_in_browsers(agon_server: Server
     expect(mine).to_contain_text("The contest is over")
     expect(mine).to_contain_text(re.compile(r"version \d+"))
     assert_accessible(gm, "start page with my contests")
+    screenshot(gm, "start-my-contests")
