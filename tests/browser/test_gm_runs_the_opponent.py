@@ -115,6 +115,10 @@ def test_the_gm_runs_the_opponent_and_a_player_plays_by_keyboard(agon_server: Se
         expect(page.get_by_test_id("connection")).to_have_text("Connected", timeout=15_000)
     expect(watcher.get_by_test_id("ap-aria")).to_have_text("13")
 
+    # the GM closes round 2's window with nothing declared: the default intents are revealed
+    gm.get_by_test_id("close-window").click()
+    expect(ann.get_by_test_id("intents")).to_contain_text("(no action described), bid 3")
+
     # the GM adjusts the troll's AP with a reason: it falls, and everyone sees the outcome
     gm.get_by_text("Adjust AP").click()
     gm.get_by_label("Contestant").select_option("troll")
