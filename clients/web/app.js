@@ -235,6 +235,7 @@ function Contest({ token }) {
     if (mine.phase !== phase) memory.updateMine(view.contest, (c) => ({ ...c, phase }));
   }
   const who = role === "gm" ? "GM console" : role === "player" ? `Player: ${me.seat}` : "Spectator";
+  document.title = `${view.title || "Untitled contest"} · ${who} · Agon`;
   return html`<div class=${`contest role-${role}`}>
     <header class="topbar">
       <a href="#" class="brand">Agon</a>
@@ -395,6 +396,7 @@ function Replay({ token }) {
     return html`<main class="page" id="main"><h1>Replay</h1><p role="alert">Only the GM or an auditor may open the replay viewer.</p></main>`;
   }
   const seats = link.welcome.seats ?? [];
+  document.title = `Replay · ${link.view?.title || "Untitled contest"} · Agon`;
   const viewers = [["gm", "the GM"], ...seats.filter((s) => s.role === "player").map((s) => [s.id, `player ${s.id}`]), [SPECTATOR, "a spectator"]];
   const panels = data ? ruleset(data.view.ruleset) : null;
   const Board = panels?.Board;
