@@ -1,4 +1,4 @@
-"""`agon` — the command line: serve, play, watch, export, verify, replay, schema.
+"""`agon` — the command line: serve, play, watch, export, import, verify, replay, schema.
 
 A user's mistake (a missing file, a bad port, an unknown seat) gets one line on standard error and a
 non-zero exit, never a traceback.
@@ -78,6 +78,11 @@ def parser() -> argparse.ArgumentParser:
     verify = commands.add_parser("verify", help="check an exported log: hash chain, commitments, dice, fold")
     verify.add_argument("file")
 
+    imported = commands.add_parser("import", help="verify an exported log, then store it read-only")
+    imported.add_argument("file")
+    imported.add_argument("--store", default=None, help=store_help)
+    imported.add_argument("--url", default="http://127.0.0.1:8765/", help="the server's address, for the auditor link")
+
     replay = commands.add_parser("replay", help="the story of a contest and its state, as a viewer saw it")
     replay.add_argument("source", help="an exported file, or a contest id in the store")
     replay.add_argument("--store", default=None, help=store_help)
@@ -129,6 +134,10 @@ def _run(args: argparse.Namespace) -> int:
             from server.audit import verify_file
 
             return verify_file(args.file)
+        case "import":
+            from server.audit import import_file
+
+            return asyncio.run(import_file(args.file, args.store or default_store(), args.url))
         case "replay":
             from server.audit import replay
 

@@ -40,7 +40,8 @@ async def make_store(tmp_path: Path) -> Path:
     await service.create(GM, request)
     await service.execute("duel", ANN, "c1", Declare(participant="aria", payload=x.Intent(action="lunge", bid=5)))
     await service.execute("duel", GM, "c2", Declare(participant="orc", payload=x.Intent(action="swing", bid=4)))
-    await service.execute("duel", GM, "c3", x.Roll(faces=[1, 10]))
+    # both succeed: the roll waits for Ann's hero point (one event), and the GM undoes it
+    await service.execute("duel", GM, "c3", x.Roll(faces=[2, 10]))
     await service.execute("duel", GM, "c4", Undo())
     await store.close()
     return folder

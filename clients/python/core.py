@@ -32,11 +32,13 @@ from protocol.messages import (
     Created,
     Error,
     Follow,
+    Invited,
     Notice,
     Patch,
     Pong,
     Resync,
     ServerMessage,
+    Timeline,
     Welcome,
 )
 
@@ -66,7 +68,7 @@ class Noticed:
 @dataclass(frozen=True)
 class Answered:
     id: str
-    message: Ack | Created | Contests
+    message: Ack | Created | Contests | Invited | Timeline
 
 
 @dataclass(frozen=True)
@@ -137,7 +139,7 @@ class ClientCore:
                 if mirror is not None:
                     mirror.notices.append(message)
                 return [Noticed(message)]
-            case Ack() | Created() | Contests():
+            case Ack() | Created() | Contests() | Invited() | Timeline():
                 return [Answered(message.id, message)]
             case Error():
                 return [Refused(message.id, message.contest, message)]

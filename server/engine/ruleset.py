@@ -86,3 +86,5 @@ class Ruleset(Generic[S]):
     describe: Callable[[Any], str]  # a human-readable line for a ruleset event or a sealed payload
     # what an event may show a viewer who may see the event: secrets in public events are removed here
     redact: Callable[[S, RulesetEvent, Viewer], RulesetEvent | None] = lambda s, e, v: e
+    # the state once the GM has concluded the contest (e.g. a phase that says it is over)
+    concluded: Callable[[S], S] = lambda s: s

@@ -149,6 +149,7 @@ async def serve(settings: Settings, store: EventStore, stop: asyncio.Event, spec
     print(f"agon: store {_redacted(spec) or describe(store)} ({held})", flush=True)
     async with AgonServer(settings, store) as server:
         print(f"agon: serving on {server.url}  (WebSocket {server.ws_url}, store {describe(store)})", flush=True)
+        print(f"agon: open {server.url} in a browser and press New contest", flush=True)
         await stop.wait()
         print("agon: shutting down", flush=True)
 

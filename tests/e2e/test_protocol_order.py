@@ -1,6 +1,7 @@
 """What docs/protocol.md promises about frames, checked on the raw frames of a real `agon serve`: a connection
 that follows nothing receives nothing unprompted (the creator included), the sender's patch comes before its
-ack, a batch's notices come right after its patch, and patches chain without gap or repeat."""
+ack, a batch's notices come right after its patch, a fresh welcome is followed by the story so far, and
+patches chain without gap or repeat."""
 
 from __future__ import annotations
 
@@ -51,6 +52,10 @@ async def test_frames_arrive_in_the_documented_order(agon_server: ServerFactory)
                     assert frame["from"] == version, "patches chain: no gap, no repeat"
                     batch = (frame["from"], frame["to"])
                     version = frame["to"]
+                case "notice" if batch == (seen[0]["version"], seen[0]["version"]):
+                    # the story so far: right after a fresh welcome, the notices up to its version
+                    assert seen[i - 1]["type"] in ("welcome", "notice")
+                    assert frame["version"] <= batch[1]
                 case "notice":
                     assert seen[i - 1]["type"] in ("patch", "notice")  # right after their batch's patch
                     assert batch[0] < frame["version"] <= batch[1]

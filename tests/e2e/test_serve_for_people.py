@@ -43,6 +43,8 @@ async def test_a_websocket_on_the_root_is_pointed_to_ws(agon_server: ServerFacto
     assert "/ws" in answer["message"]
     assert ws.close_code == 1008
     status, body = http_get(f"{server.http_url}/")  # a browser's plain GET still gets the page
+    assert status == 200 and "developers.html" in body  # which links to the page for programmers
+    status, body = http_get(f"{server.http_url}/developers.html")
     assert status == 200 and "/ws" in body
 
 

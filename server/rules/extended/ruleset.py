@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+import msgspec
+
 from protocol import extended as x
 from protocol.common import Seat
 from protocol.errors import Refused
@@ -80,6 +82,10 @@ def outcome(state: ExtendedState) -> x.ContestDecided | None:
     return state.outcome
 
 
+def concluded(state: ExtendedState) -> ExtendedState:
+    return msgspec.structs.replace(state, phase="over", exchange=None)
+
+
 EXTENDED: Ruleset[ExtendedState] = Ruleset(
     name="extended",
     state_type=ExtendedState,
@@ -94,4 +100,5 @@ EXTENDED: Ruleset[ExtendedState] = Ruleset(
     check_declaration=check_declaration,
     is_checkpoint=is_checkpoint,
     describe=describe,
+    concluded=concluded,
 )
