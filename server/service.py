@@ -70,6 +70,9 @@ class ContestService:
     _seeds: dict[str, bytes | None] = field(default_factory=dict)
     _locks: dict[str, asyncio.Lock] = field(default_factory=dict)
     _background: set[asyncio.Task[None]] = field(default_factory=set)
+    lost: dict[str, int] = field(default_factory=dict)
+    """Contests whose store came back without events this process had seen acknowledged: how many."""
+    on_lost: Callable[[str, int], None] | None = None
 
     # --- commands -----------------------------------------------------------------------------------
 
@@ -120,7 +123,10 @@ class ContestService:
                 try:
                     written = await self.store.append(contest_id, _records(envelopes), contest.version)
                 except ConflictError:
-                    continue  # another writer got there first: reload its events and decide again
+                    # Another writer got there first, or the store lost what we hold: reload and decide again.
+                    self.forget(contest_id)
+                    await self.check_lost(contest_id, contest.version, contest.head_hash)
+                    continue
                 if written != [e.version for e in envelopes]:
                     return Result(contest_id, max(written), repeated=True)
                 self._remember(contest_id, rules, fold(rules, envelopes, contest))
@@ -162,6 +168,29 @@ class ContestService:
     def forget(self, contest_id: str) -> None:
         """Drop the cached state (the next load uses the snapshot and the stream)."""
         self._cache.pop(contest_id, None)
+
+    async def check_lost(self, contest_id: str, version: int, head_hash: str) -> bool:
+        """Whether the stream no longer holds ``version`` with ``head_hash`` — events this process saw
+        acknowledged are gone (a store restored behind, a lagging replica). Reported loudly: an error in the
+        log, ``lost`` (metric and ``/healthz``), and the ``on_lost`` hook."""
+        if version <= 0:
+            return False
+        at = await self.store.read(contest_id, after=version - 1, limit=1)
+        if at and (not at[0].hash or at[0].hash == head_hash):
+            return False
+        head = await self.store.head(contest_id)
+        missing = max(version - head, 1)
+        self.lost[contest_id] = self.lost.get(contest_id, 0) + missing
+        log.error(
+            "STORE LOST ACKNOWLEDGED EVENTS: contest %s was at version %d here; the store now has %d%s",
+            contest_id,
+            version,
+            head,
+            "" if head < version else " with another history",
+        )
+        if self.on_lost is not None:
+            self.on_lost(contest_id, missing)
+        return True
 
     # --- internals ----------------------------------------------------------------------------------
 
@@ -211,11 +240,19 @@ class ContestService:
         except (msgspec.DecodeError, msgspec.ValidationError, Refused):
             log.warning("ignoring an unreadable snapshot of %s", contest_id)
             return None
+        at = await self.store.read(contest_id, after=snapshot.version - 1, limit=1)
+        if not at or (at[0].hash and at[0].hash != contest.head_hash):
+            # The stream does not hold the snapshot's head (it came back behind): the snapshot is of a lost history.
+            log.warning("ignoring a snapshot of %s at %d that the stream does not hold", contest_id, snapshot.version)
+            return None
         return rules, contest
 
 
 def _records(envelopes: Sequence[Envelope]) -> list[Record]:
-    return [Record(version=e.version, event_id=e.event_id, data=encode(e)) for e in envelopes]
+    return [
+        Record(version=e.version, event_id=e.event_id, data=encode(e), hash=e.hash, prev_hash=e.prev_hash)
+        for e in envelopes
+    ]
 
 
 def _created_ruleset(envelope: Envelope) -> str:

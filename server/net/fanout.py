@@ -17,7 +17,7 @@ import contextlib
 import logging
 import time
 from collections import OrderedDict, deque
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Coroutine, Sequence
 from typing import Any, Protocol
 
 from protocol.codec import decode, encode, to_builtins
@@ -72,6 +72,7 @@ class ContestFeed:
         self._settings = settings
         self._on_idle = on_idle
         self._followers: dict[Follower, Viewer] = {}
+        self._roles: dict[Follower, TokenRole] = {}
         self._docs: dict[ViewerKey, dict[str, Json]] = {}
         self._ring: OrderedDict[int, Contest[Any]] = OrderedDict()
         self._recent: deque[tuple[Envelope, Any]] = deque(maxlen=4 * settings.resume_ring)
@@ -140,6 +141,31 @@ class ContestFeed:
                 log.warning("feed of %s interrupted, resubscribing in %.2fs: %s", self.contest, backoff, error)
                 await asyncio.sleep(backoff)
                 backoff = min(backoff * 2, 2.0)
+                with contextlib.suppress(Exception):
+                    if await self._service.check_lost(self.contest, self._state.version, self._state.head_hash):
+                        await self._reload()
+
+    async def resync(self) -> None:
+        """The stream lost versions this feed published: start again from what the store holds, and send
+        every follower a fresh view (their copies describe a history that is gone)."""
+        if self._task is not None:
+            self._task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._task
+        await self._reload()
+        self._task = asyncio.get_running_loop().create_task(self._run(), name=f"feed:{self.contest}")
+
+    async def _reload(self) -> None:
+        self._service.forget(self.contest)
+        self._rules, self._state = await self._service.load(self.contest)
+        self._folding = self._state
+        self._pending = []
+        self._ring.clear()
+        self._recent.clear()
+        self._docs = {}
+        self._remember(self._state)
+        for follower, viewer in list(self._followers.items()):
+            follower.send(encode(self._fresh_welcome(viewer, self._roles[follower])))
 
     def _publish(self) -> None:
         started = time.perf_counter()
@@ -218,30 +244,16 @@ class ContestFeed:
         finally:
             self._attaching -= 1
         # From here on nothing awaits: the welcome describes the head the follower is registered at.
-        key = viewer_key(viewer)
-        head = self._docs.get(key)
-        if head is None:
-            head = self._docs[key] = view_doc(self._rules, self._state, viewer)
-        seats = self._state.created.seats
-        contestants = next((list(s.contestants) for s in seats if s.id == viewer.principal), [])
         if base is None or base.version > self._state.version:
-            welcome = Welcome(
-                contest=self.contest,
-                role=role,
-                seat=viewer.principal,
-                contestants=contestants,
-                version=self._state.version,
-                view_hash=view_hash(head),
-                view=head,
-            )
-            follower.send(encode(welcome))
+            follower.send(encode(self._fresh_welcome(viewer, role)))
         else:
+            head = self._head_doc(viewer)
             old = view_doc(self._rules, base, viewer)
             welcome = Welcome(
                 contest=self.contest,
                 role=role,
                 seat=viewer.principal,
-                contestants=contestants,
+                contestants=self._contestants(viewer),
                 version=base.version,
                 view_hash=view_hash(old),
             )
@@ -259,8 +271,32 @@ class ContestFeed:
                 for frame in self._notices(missed, viewer):
                     follower.send(frame)
         self._followers[follower] = viewer
+        self._roles[follower] = role
+
+    def _head_doc(self, viewer: Viewer) -> dict[str, Json]:
+        key = viewer_key(viewer)
+        head = self._docs.get(key)
+        if head is None:
+            head = self._docs[key] = view_doc(self._rules, self._state, viewer)
+        return head
+
+    def _contestants(self, viewer: Viewer) -> list[str]:
+        return next((list(s.contestants) for s in self._state.created.seats if s.id == viewer.principal), [])
+
+    def _fresh_welcome(self, viewer: Viewer, role: TokenRole) -> Welcome:
+        head = self._head_doc(viewer)
+        return Welcome(
+            contest=self.contest,
+            role=role,
+            seat=viewer.principal,
+            contestants=self._contestants(viewer),
+            version=self._state.version,
+            view_hash=view_hash(head),
+            view=head,
+        )
 
     def detach(self, follower: Follower) -> None:
+        self._roles.pop(follower, None)
         if self._followers.pop(follower, None) is not None and not self._followers:
             self._on_idle(self)
 
@@ -326,6 +362,12 @@ class Hub:
         finally:
             self._starting.pop(contest, None)
 
+    def spawn(self, work: Coroutine[Any, Any, None]) -> None:
+        """Run ``work`` in the background (cancelled on close)."""
+        task = asyncio.get_running_loop().create_task(work)
+        self._background.add(task)
+        task.add_done_callback(self._background.discard)
+
     def _idle(self, feed: ContestFeed) -> None:
         if feed.contest in self._lingering:
             return
@@ -334,9 +376,7 @@ class Hub:
         )
 
     def _stop_later(self, contest: str) -> None:
-        task = asyncio.get_running_loop().create_task(self._stop_if_idle(contest))
-        self._background.add(task)
-        task.add_done_callback(self._background.discard)
+        self.spawn(self._stop_if_idle(contest))
 
     async def _stop_if_idle(self, contest: str) -> None:
         self._lingering.pop(contest, None)

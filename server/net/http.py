@@ -114,6 +114,10 @@ async def _health(connection: ServerConnection, ctx: ServerContext) -> Response:
         "connections": int(ctx.metrics.connections.value()),
         "followed_contests": len(ctx.hub),
     }
+    if ctx.service.lost:
+        # Loud, yet still serving: the store lost events it had acknowledged (see docs/security.md).
+        body["status"] = "lost_events"
+        body["lost_events"] = dict(ctx.service.lost)
     return _json(connection, status, body)
 
 

@@ -9,6 +9,7 @@ by another process are seen too.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import sqlite3
 import time
 from collections.abc import AsyncIterator, Callable, Sequence
@@ -16,7 +17,7 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import TypeVar
 
-from server.store.batch import check_batch
+from server.store.batch import check_batch, check_head, check_retry
 from server.store.fanout import PAGE, Bell, tail
 from server.store.port import (
     ConflictError,
@@ -34,6 +35,8 @@ CREATE TABLE IF NOT EXISTS events (
     version INTEGER NOT NULL,
     event_id TEXT NOT NULL,
     data BLOB NOT NULL,
+    hash TEXT NOT NULL DEFAULT '',
+    prev_hash TEXT NOT NULL DEFAULT '',
     PRIMARY KEY (contest, version),
     UNIQUE (contest, event_id)
 ) WITHOUT ROWID;
@@ -50,7 +53,23 @@ CREATE TABLE IF NOT EXISTS secrets (
 );
 """
 
+_SELECT = "SELECT version, event_id, data, hash, prev_hash FROM events"
+
 _T = TypeVar("_T")
+
+
+def _record(row: tuple[int, str, bytes, str, str]) -> Record:
+    version, event_id, data, hash_, prev_hash = row
+    return Record(version, event_id, bytes(data), hash_, prev_hash)
+
+
+def _add_hash_columns(conn: sqlite3.Connection) -> None:
+    """Files written before events carried their hashes get the columns (empty: matches any prev_hash)."""
+    columns = {row[1] for row in conn.execute("PRAGMA table_info(events)")}
+    for column in ("hash", "prev_hash"):
+        if column not in columns:
+            with contextlib.suppress(sqlite3.OperationalError):  # another opener added it first
+                conn.execute(f"ALTER TABLE events ADD COLUMN {column} TEXT NOT NULL DEFAULT ''")
 
 
 class SqliteStore:
@@ -74,6 +93,7 @@ class SqliteStore:
                 _while_locked(lambda: conn.execute("PRAGMA journal_mode=WAL"), self._busy_timeout)
                 conn.execute("PRAGMA synchronous=FULL")
                 conn.executescript(f"BEGIN IMMEDIATE; {_SCHEMA} COMMIT;")
+                _add_hash_columns(conn)
             except BaseException:
                 conn.close()
                 raise
@@ -95,23 +115,23 @@ class SqliteStore:
         conn.execute("BEGIN IMMEDIATE")
         try:
             stored = [
-                row[0]
+                _record(row)
                 for r in records
-                for row in conn.execute(
-                    "SELECT version FROM events WHERE contest = ? AND event_id = ?", (contest, r.event_id)
-                )
+                for row in conn.execute(f"{_SELECT} WHERE contest = ? AND event_id = ?", (contest, r.event_id))
             ]
             if stored and len(stored) == len(records):
                 conn.execute("ROLLBACK")
-                return stored
+                return check_retry(contest, stored, records)
             if stored:
                 raise DuplicateError(f"{len(stored)} of {len(records)} event ids are already in {contest}")
             head = _head(conn, contest)
             if head != expected:
                 raise ConflictError(f"{contest} is at version {head}, not {expected}")
+            row = conn.execute("SELECT hash FROM events WHERE contest = ? AND version = ?", (contest, head)).fetchone()
+            check_head(contest, "" if row is None else str(row[0]), records)
             conn.executemany(
-                "INSERT INTO events (contest, version, event_id, data) VALUES (?, ?, ?, ?)",
-                [(contest, r.version, r.event_id, r.data) for r in records],
+                "INSERT INTO events (contest, version, event_id, data, hash, prev_hash) VALUES (?, ?, ?, ?, ?, ?)",
+                [(contest, r.version, r.event_id, r.data, r.hash, r.prev_hash) for r in records],
             )
             conn.execute("COMMIT")
         except BaseException:
@@ -132,10 +152,10 @@ class SqliteStore:
     async def read(self, contest: str, after: int = 0, limit: int | None = None) -> list[Record]:
         def work(conn: sqlite3.Connection) -> list[Record]:
             rows = conn.execute(
-                "SELECT version, event_id, data FROM events WHERE contest = ? AND version > ? ORDER BY version LIMIT ?",
+                f"{_SELECT} WHERE contest = ? AND version > ? ORDER BY version LIMIT ?",
                 (contest, after, -1 if limit is None else max(limit, 0)),
             )
-            return [Record(version, event_id, bytes(data)) for version, event_id, data in rows]
+            return [_record(row) for row in rows]
 
         return await self._run(work)
 

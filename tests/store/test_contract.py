@@ -201,6 +201,51 @@ async def test_retried_batch_is_acknowledged_not_duplicated(store: EventStore, c
     assert await store.head(contest) == 3
 
 
+def chained(first: int, count: int, prev_hash: str = "") -> list[Record]:
+    """Records that link into a hash chain, as the service writes them."""
+    records: list[Record] = []
+    for version in range(first, first + count):
+        record = rec(version)
+        records.append(Record(version, record.event_id, record.data, uuid.uuid4().hex, prev_hash))
+        prev_hash = records[-1].hash
+    return records
+
+
+async def test_a_repeated_event_id_is_acknowledged_only_with_identical_content(store: EventStore, contest: str) -> None:
+    stored = chained(1, 2)
+    await store.append(contest, stored, 0)
+    assert await store.append(contest, stored, 0) == [1, 2]
+    other_data = [Record(r.version, r.event_id, r.data + b"!", r.hash, r.prev_hash) for r in stored]
+    first = Record(1, stored[0].event_id, stored[0].data, stored[0].hash + "0", "")
+    other_hash = [first, Record(2, stored[1].event_id, stored[1].data, stored[1].hash, first.hash)]
+    for impostor in (other_data, other_hash):
+        with pytest.raises(ConflictError) as caught:
+            await store.append(contest, impostor, 0)
+        assert caught.value.code == "store/conflict"
+        assert "other content" in caught.value.message
+    assert await store.read(contest) == stored
+
+
+async def test_append_checks_the_stored_heads_hash_not_only_its_version(store: EventStore, contest: str) -> None:
+    stored = chained(1, 2)
+    await store.append(contest, stored, 0)
+    with pytest.raises(ConflictError) as caught:
+        await store.append(contest, chained(3, 1, prev_hash="a-head-this-stream-never-had"), 2)
+    assert "hash" in caught.value.message
+    assert await store.read(contest) == stored
+    follows = chained(3, 2, prev_hash=stored[-1].hash)
+    assert await store.append(contest, follows, 2) == [3, 4]
+    assert await store.read(contest) == stored + follows
+
+
+async def test_a_batch_whose_records_do_not_chain_is_refused(store: EventStore, contest: str) -> None:
+    first, second = chained(1, 2)
+    broken = Record(second.version, second.event_id, second.data, second.hash, "not-the-first")
+    with pytest.raises(BadBatchError):
+        await store.append(contest, [first, broken], 0)
+    assert await store.read(contest) == []
+
+
 async def test_read_after_and_limit(store: EventStore, contest: str) -> None:
     records = run(1, 6)
     await store.append(contest, records, 0)
