@@ -49,9 +49,14 @@ def _b64(data: bytes) -> str:
 
 
 def _unb64(text: str) -> bytes:
+    """The bytes of a canonical segment: unpadded base64url with no unused bit set. Any other spelling of
+    the same bytes is refused, so a token has exactly one accepted form."""
     if not text or len(text) > 8192:
         raise ValueError("empty or oversized segment")
-    return base64.urlsafe_b64decode(text + "=" * (-len(text) % 4))
+    data = base64.urlsafe_b64decode(text + "=" * (-len(text) % 4))
+    if _b64(data) != text:
+        raise ValueError("not the canonical encoding")
+    return data
 
 
 class Tokens:
