@@ -19,7 +19,8 @@ class Settings:
     data_dir: Path = DEFAULT_DATA  # where the server secret lives (unless AGON_SECRET is given)
     secret: bytes | None = None  # AGON_SECRET; else read or created in data_dir
     create_key: str | None = None  # AGON_CREATE_KEY: when set, creating a contest requires it
-    origins: tuple[str, ...] | None = None  # AGON_ORIGINS (comma-separated); None: same host, or no Origin
+    origins: tuple[str, ...] | None = None  # AGON_ORIGINS (comma-separated); None: the server's own, or no Origin
+    hosts: tuple[str, ...] | None = None  # AGON_HOSTS: names the Host header may carry; None: see host_allowed
     max_frame: int = 64 * 1024  # bytes; a bigger frame closes the connection with 1009
     rate: float = 20.0  # frames per second a connection may send on average...
     burst: float = 60.0  # ...and at once; beyond: rate/limited, then close 1008
@@ -49,6 +50,7 @@ class Settings:
         env = dict(os.environ if env is None else env)
         secret = env.get("AGON_SECRET") or None
         origins = env.get("AGON_ORIGINS")
+        hosts = env.get("AGON_HOSTS")
         return cls(
             host=host,
             port=port,
@@ -56,6 +58,7 @@ class Settings:
             secret=secret.encode() if secret else None,
             create_key=env.get("AGON_CREATE_KEY") or None,
             origins=tuple(o.strip() for o in origins.split(",") if o.strip()) if origins else None,
+            hosts=tuple(h.strip().lower() for h in hosts.split(",") if h.strip()) if hosts else None,
             rate=float(env.get("AGON_RATE", cls.rate)),
             burst=float(env.get("AGON_BURST", cls.burst)),
             send_queue=int(env.get("AGON_SEND_QUEUE", cls.send_queue)),
