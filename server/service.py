@@ -165,6 +165,11 @@ class ContestService:
         while self._background:
             await asyncio.gather(*self._background)
 
+    async def snapshot(self, contest_id: str) -> Contest[Any] | None:
+        """The contest as of its stored snapshot (None without a usable one)."""
+        loaded = await self._from_snapshot(contest_id)
+        return None if loaded is None else loaded[1]
+
     def forget(self, contest_id: str) -> None:
         """Drop the cached state (the next load uses the snapshot and the stream)."""
         self._cache.pop(contest_id, None)

@@ -241,7 +241,8 @@ class Connection:
                 self._owner = claims.seat
             except Refused as refused:
                 self._error(refused.code, refused.message)
-        for follow in hello.follow:
+        # One follow per contest (the last entry wins): a hello listing a contest 64 times costs one follow.
+        for follow in {follow.contest: follow for follow in hello.follow}.values():
             await self._answer(self._follow(follow.contest, follow.token, follow.after), contest=follow.contest)
 
     async def _follow(self, contest: str, token: str, after: int | None) -> None:

@@ -23,7 +23,7 @@ from typing import Any, Protocol
 from protocol.codec import decode, encode, to_builtins
 from protocol.common import Seat
 from protocol.events import Envelope
-from protocol.messages import Json, Patch, TokenRole, Welcome
+from protocol.messages import Json, Notice, Patch, TokenRole, Welcome
 from protocol.patch import diff, view_hash
 from server.engine.contest import Contest, apply, fold
 from server.engine.ruleset import Ruleset, Viewer
@@ -75,6 +75,7 @@ class ContestFeed:
         self._roles: dict[Follower, TokenRole] = {}
         self._docs: dict[ViewerKey, dict[str, Json]] = {}
         self._ring: OrderedDict[int, Contest[Any]] = OrderedDict()
+        self._checkpoints: OrderedDict[int, Contest[Any]] = OrderedDict()  # sparse states to refold resumes from
         self._recent: deque[tuple[Envelope, Any]] = deque(maxlen=4 * settings.resume_ring)
         self._waiters: list[tuple[int, asyncio.Future[None]]] = []
         self._pending: list[tuple[Envelope, Any]] = []
@@ -161,6 +162,7 @@ class ContestFeed:
         self._folding = self._state
         self._pending = []
         self._ring.clear()
+        self._checkpoints.clear()
         self._recent.clear()
         self._docs = {}
         self._remember(self._state)
@@ -211,6 +213,12 @@ class ContestFeed:
         self._ring[state.version] = state
         while len(self._ring) > self._settings.resume_ring:
             self._ring.popitem(last=False)
+        limit = self._settings.refold_limit
+        step = max(1, limit // 8)
+        if not self._checkpoints or state.version - next(reversed(self._checkpoints)) >= step:
+            self._checkpoints[state.version] = state
+        while self._checkpoints and next(iter(self._checkpoints)) < state.version - limit:
+            self._checkpoints.popitem(last=False)
 
     def _wake(self, version: int) -> None:
         waiting: list[tuple[int, asyncio.Future[None]]] = []
@@ -246,6 +254,8 @@ class ContestFeed:
         # From here on nothing awaits: the welcome describes the head the follower is registered at.
         if base is None or base.version > self._state.version:
             follower.send(encode(self._fresh_welcome(viewer, role)))
+            if after and after < self._state.version:
+                follower.send(self._summary(after))
         else:
             head = self._head_doc(viewer)
             old = view_doc(self._rules, base, viewer)
@@ -268,10 +278,27 @@ class ContestFeed:
                 )
                 follower.send(encode(patch))
                 missed = [(e, before) for e, before in self._recent if e.version > base.version]
-                for frame in self._notices(missed, viewer):
-                    follower.send(frame)
+                if self._state.version - base.version > self._settings.catch_up_notices:
+                    follower.send(self._summary(base.version))
+                else:
+                    for frame in self._notices(missed, viewer):
+                        follower.send(frame)
         self._followers[follower] = viewer
         self._roles[follower] = role
+
+    def _summary(self, since: int) -> bytes:
+        """One notice standing for every event a resuming follower missed (never one frame per event)."""
+        missed = self._state.version - since
+        return encode(
+            Notice(
+                contest=self.contest,
+                version=self._state.version,
+                kind="catch_up",
+                actor="",
+                at="",
+                text=f"{missed} events since version {since}: the view is up to date; the log tells each one",
+            )
+        )
 
     def _head_doc(self, viewer: Viewer) -> dict[str, Json]:
         key = viewer_key(viewer)
@@ -309,13 +336,26 @@ class ContestFeed:
             if not await self.reached(after, self._settings.ack_wait):
                 return None
         base = self._ring.get(after)
-        if base is not None or after > self._settings.refold_limit:
-            return base
-        records = await self._store.read(self.contest, 0, limit=after)
-        envelopes = [decode(r.data, Envelope) for r in records]
-        if len(envelopes) != after or not envelopes[-1].batch_end:
+        limit = self._settings.refold_limit
+        if base is not None or self.version - after > limit:
+            return base  # beyond the distance bound: a fresh view
+        # Refold from the nearest state at or before ``after``: a checkpoint in memory, the stored
+        # snapshot, or the start — never more than ``refold_limit`` events.
+        start = next((c for v, c in reversed(self._checkpoints.items()) if v <= after), None)
+        if after - (start.version if start else 0) > self._settings.resume_ring:
+            snapshot = await self._service.snapshot(self.contest)
+            if snapshot is not None and (start.version if start else 0) < snapshot.version <= after:
+                start = snapshot
+        since = start.version if start else 0
+        if after - since > limit:
             return None
-        return fold(self._rules, envelopes)
+        records = await self._store.read(self.contest, since, limit=after - since)
+        envelopes = [decode(r.data, Envelope) for r in records]
+        if len(envelopes) != after - since or (envelopes and not envelopes[-1].batch_end):
+            return None
+        if start is None:
+            return fold(self._rules, envelopes)
+        return fold(self._rules, envelopes, start) if envelopes else start
 
 
 class Hub:

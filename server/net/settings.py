@@ -35,7 +35,8 @@ class Settings:
     ack_wait: float = 5.0  # how long an ack waits for the command's patch to go out first
     drain_timeout: float = 10.0  # how long shutdown waits for in-flight appends
     resume_ring: int = 256  # recent versions kept in memory per followed contest for cheap resumes
-    refold_limit: int = 5000  # older versions are refolded from the log up to this many events
+    refold_limit: int = 5000  # a resume up to this many versions back gets a patch (refolded from a checkpoint)
+    catch_up_notices: int = 128  # a resume missing more events gets one summary notice, not one per event
     feed_linger: float = 60.0  # seconds a contest stays followed after its last local viewer leaves
     health_timeout: float = 2.0
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import json
 
 import pytest
 from websockets.asyncio.client import connect
@@ -10,10 +11,12 @@ from websockets.asyncio.client import connect
 from clients.python.client import AgonClient
 from protocol import extended as x
 from protocol.messages import Follow
+from server.net.app import AgonServer
 from server.net.http import host_allowed, origin_allowed
 from server.net.settings import Settings
 from server.service import ContestService
 from server.store.memory import MemoryStore
+from server.store.port import Record
 from tests.engine.table import GM
 from tests.net.conftest import Start
 from tests.net.test_server import get, open_duel
@@ -112,3 +115,106 @@ async def test_a_dns_rebinding_page_and_another_local_port_are_refused(start: St
     assert await handshake_status(port, f"localhost:{port}", f"http://localhost:{port}") == 101
     async with connect(server.ws_url, origin=f"http://127.0.0.1:{port}"):  # type: ignore[arg-type]
         pass
+
+
+async def adjust_many(server: AgonServer, contest: str, count: int, tag: str) -> int:
+    """GM adjustments straight through the server's service (as if other clients sent them)."""
+    service = server.context.service
+    version = 0
+    for i in range(count):
+        version = (
+            await service.execute(contest, GM, f"{tag}-{i}", gm_adjust(1 if i % 2 else -1, f"{tag} {i}"))
+        ).version
+    return version
+
+
+async def test_resuming_far_back_gets_one_patch_and_a_summary_not_one_frame_per_event(start: Start) -> None:
+    server = await start()
+    gm, created = await open_duel(server)
+    contest, ann_token = created.contest, created.invitations.seats["ann"]
+    ann = await AgonClient.connect(server.ws_url, follow=[Follow(contest, ann_token)])
+    seen = ann.mirrors[contest].version
+    await ann.close()
+    head = await adjust_many(server, contest, 700, "far")  # more events than a send queue holds
+    ann = await AgonClient.connect(server.ws_url, follow=[Follow(contest, ann_token, after=seen)], record_frames=True)
+    mirror = await ann.wait_version(contest, head)
+    assert ann.close_code is None
+    assert mirror.in_sync
+    notices = [frame for frame in ann.frames if '"type":"notice"' in frame]
+    assert len(notices) == 1 and "700 events" in notices[0]
+    await ann.ping()  # still connected
+    for client in (gm, ann):
+        await client.close()
+    assert len([f for f in ann.frames if '"type":"patch"' in f]) <= 1
+
+
+async def test_resume_is_bounded_by_distance_not_by_version(start: Start) -> None:
+    store = MemoryStore()
+    first = await start(store, refold_limit=40, resume_ring=8)
+    gm, created = await open_duel(first)
+    contest, ann_token = created.contest, created.invitations.seats["ann"]
+    head = await adjust_many(first, contest, 60, "long")  # the contest passes the refold limit
+    await first.context.service.drain()  # its snapshot (every 50 versions) is stored
+    other = await start(store, refold_limit=40, resume_ring=8)  # a fresh feed: nothing in its ring
+    ann = await AgonClient.connect(
+        other.ws_url, follow=[Follow(contest, ann_token, after=head - 1)], record_frames=True
+    )
+    welcome = json.loads(next(frame for frame in ann.frames if '"type":"welcome"' in frame))
+    assert welcome["view"] is None and welcome["version"] == head - 1  # a patch follows, not a fresh view
+    await ann.close()
+    # Beyond the distance, a fresh view.
+    ann = await AgonClient.connect(other.ws_url, follow=[Follow(contest, ann_token, after=head - 50)])
+    assert ann.mirrors[contest].welcomes[-1].view is not None
+    for client in (gm, ann):
+        await client.close()
+
+
+async def test_a_resume_refolds_from_a_snapshot_not_from_version_one(start: Start) -> None:
+    store = CountingStore()
+    first = await start(store, refold_limit=1000, resume_ring=4)
+    first.context.service.snapshot_every = 50
+    gm, created = await open_duel(first)
+    contest, ann_token = created.contest, created.invitations.seats["ann"]
+    head = await adjust_many(first, contest, 120, "snap")
+    await first.context.service.drain()
+    other = await start(store, refold_limit=1000, resume_ring=4)
+    other.context.service.snapshot_every = 50
+    store.read_records = 0
+    ann = await AgonClient.connect(
+        other.ws_url, follow=[Follow(contest, ann_token, after=head - 10)], record_frames=True
+    )
+    welcome = json.loads(next(frame for frame in ann.frames if '"type":"welcome"' in frame))
+    assert welcome["view"] is None and welcome["version"] == head - 10
+    assert store.read_records < 60  # the snapshot at 100 plus its tail, never the 122 events from version 1
+    for client in (gm, ann):
+        await client.close()
+
+
+async def test_a_hello_listing_one_contest_many_times_costs_one_follow(start: Start) -> None:
+    store = CountingStore()
+    server = await start(store, resume_ring=2)
+    gm, created = await open_duel(server)
+    contest, ann_token = created.contest, created.invitations.seats["ann"]
+    head = await adjust_many(server, contest, 30, "dup")
+    store.read_records = 0
+    follows = [{"contest": contest, "token": ann_token, "after": head - 20}] * 64
+    async with connect(server.ws_url) as ws:
+        await ws.send(json.dumps({"type": "hello", "follow": follows}))
+        await ws.send(json.dumps({"type": "ping", "nonce": 7}))
+        kinds: list[str] = []
+        while not kinds or kinds[-1] != "pong":
+            kinds.append(json.loads(await ws.recv())["type"])
+    assert kinds.count("welcome") == 1 and "error" not in kinds
+    assert store.read_records <= 40
+    await gm.close()
+
+
+class CountingStore(MemoryStore):
+    """Counts the records read (a resume's refold shows up here)."""
+
+    read_records = 0
+
+    async def read(self, contest: str, after: int = 0, limit: int | None = None) -> list[Record]:
+        records = await super().read(contest, after, limit)
+        self.read_records += len(records)
+        return records
