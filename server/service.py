@@ -9,8 +9,10 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import re
 import secrets
 import uuid
+from collections import OrderedDict
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
@@ -22,7 +24,7 @@ from protocol import errors
 from protocol.codec import decode, encode
 from protocol.common import Actor
 from protocol.errors import Refused
-from protocol.events import Command, CreateContest, Envelope
+from protocol.events import CONTEST_ID_PATTERN, Command, CreateContest, Envelope
 from protocol.views import ContestView
 from server.engine import handle
 from server.engine.contest import Contest, fold
@@ -66,7 +68,9 @@ class ContestService:
     max_attempts: int = 8
     clock: Callable[[], str] = utc_now
     entropy: Callable[[int], bytes] = secrets.token_bytes
-    _cache: dict[str, tuple[Ruleset[Any], Contest[Any]]] = field(default_factory=dict)
+    cache_size: int = 1000
+    """Contests kept folded in memory, least recently used evicted (reloaded from snapshot + tail)."""
+    _cache: OrderedDict[str, tuple[Ruleset[Any], Contest[Any]]] = field(default_factory=OrderedDict)
     _seeds: dict[str, bytes | None] = field(default_factory=dict)
     _locks: dict[str, asyncio.Lock] = field(default_factory=dict)
     _background: set[asyncio.Task[None]] = field(default_factory=set)
@@ -80,7 +84,7 @@ class ContestService:
         """Open a contest. The actor must hold one of its GM seats."""
         rules = ruleset_named(request.ruleset)
         contest_id = request.contest or uuid.uuid4().hex[:12]
-        if not contest_id.replace("-", "").replace("_", "").isalnum() or len(contest_id) > 64:
+        if re.fullmatch(CONTEST_ID_PATTERN, contest_id) is None:
             raise Refused(errors.BAD_SETUP, "contest: ids are 1-64 letters, digits, '-' or '_'")
         if actor.role != "gm" or not any(s.id == actor.principal and s.role == "gm" for s in request.seats):
             raise Refused(errors.FORBIDDEN, "only a GM holding one of the contest's GM seats may create it")
@@ -96,7 +100,7 @@ class ContestService:
         except ConflictError:
             raise Refused(errors.CONTEST_EXISTS, f"contest: {contest_id!r} already exists") from None
         self._seeds[contest_id] = seed
-        self._cache[contest_id] = (rules, fold(rules, envelopes))
+        self._keep(contest_id, (rules, fold(rules, envelopes)))
         return Result(contest_id, envelopes[-1].version, envelopes)
 
     async def execute(self, contest_id: str, actor: Actor, command_id: str, command: Command) -> Result:
@@ -147,7 +151,7 @@ class ContestService:
             cached = (rules, fold(rules, tail))
         elif tail:
             cached = (cached[0], fold(cached[0], tail, cached[1]))
-        self._cache[contest_id] = cached
+        self._keep(contest_id, cached)
         return cached
 
     async def view(self, contest_id: str, actor: Actor) -> ContestView:
@@ -173,6 +177,21 @@ class ContestService:
     def forget(self, contest_id: str) -> None:
         """Drop the cached state (the next load uses the snapshot and the stream)."""
         self._cache.pop(contest_id, None)
+
+    @property
+    def cached(self) -> int:
+        """How many contests are folded in memory (at most ``cache_size``)."""
+        return len(self._cache)
+
+    def _keep(self, contest_id: str, loaded: tuple[Ruleset[Any], Contest[Any]]) -> None:
+        self._cache[contest_id] = loaded
+        self._cache.move_to_end(contest_id)
+        while len(self._cache) > max(self.cache_size, 1):
+            evicted, _ = self._cache.popitem(last=False)
+            self._seeds.pop(evicted, None)
+            lock = self._locks.get(evicted)
+            if lock is not None and not lock.locked():
+                del self._locks[evicted]
 
     async def check_lost(self, contest_id: str, version: int, head_hash: str) -> bool:
         """Whether the stream no longer holds ``version`` with ``head_hash`` — events this process saw
@@ -220,7 +239,7 @@ class ContestService:
 
     def _remember(self, contest_id: str, rules: Ruleset[Any], contest: Contest[Any]) -> None:
         previous = self._cache.get(contest_id)
-        self._cache[contest_id] = (rules, contest)
+        self._keep(contest_id, (rules, contest))
         before = previous[1].version if previous else 0
         if self.snapshot_every > 0 and contest.version // self.snapshot_every > before // self.snapshot_every:
             task = asyncio.get_running_loop().create_task(self._snapshot(contest_id, rules, contest))

@@ -72,6 +72,7 @@ class Connection:
         settings = ctx.settings
         self._queue: asyncio.Queue[bytes | _Close] = asyncio.Queue(maxsize=settings.send_queue)
         self._bucket = TokenBucket(settings.rate, settings.burst)
+        self._creates = TokenBucket(settings.create_rate, settings.create_burst)
         self._following: dict[str, Following] = {}
         self._owner: str | None = None
         self._said_hello = False
@@ -311,6 +312,9 @@ class Connection:
         if self._ctx.draining:
             raise Refused(errors.SHUTTING_DOWN, "the server is shutting down: try again")
         self._ctx.lobby.check_create_key(message.create_key)
+        address = str(self._ws.remote_address[0]) if self._ws.remote_address else ""
+        if not self._creates.take() or not self._ctx.may_create(address):
+            raise Refused(errors.RATE_LIMITED, "create: too many contests opened lately from here; try again later")
         with self._ctx.appending():
             owner, created = await self._ctx.lobby.create(self._owner, message.contest, message.id)
         self._owner = owner

@@ -25,6 +25,10 @@ class Settings:
     rate: float = 20.0  # frames per second a connection may send on average...
     burst: float = 60.0  # ...and at once; beyond: rate/limited, then close 1008
     max_follows: int = 64  # contests one connection may follow
+    create_rate: float = 0.2  # contests one connection may open per second on average...
+    create_burst: float = 10.0  # ...and at once; beyond: rate/limited (the connection stays open)
+    create_rate_address: float = 1.0  # the same for every connection from one client address together
+    create_burst_address: float = 30.0
     send_queue: int = 512  # frames waiting for a slow client before it is dropped (it resumes later)
     ping_interval: float | None = 20.0
     ping_timeout: float | None = 20.0

@@ -5,12 +5,15 @@ from __future__ import annotations
 import asyncio
 import json
 
+import msgspec
 import pytest
 from websockets.asyncio.client import connect
 
-from clients.python.client import AgonClient
+from clients.python.client import AgonClient, Refusal
 from protocol import extended as x
-from protocol.messages import Follow
+from protocol.codec import decode_untrusted, to_builtins
+from protocol.errors import Refused
+from protocol.messages import ClientMessage, Follow
 from server.net.app import AgonServer
 from server.net.http import host_allowed, origin_allowed
 from server.net.settings import Settings
@@ -19,6 +22,7 @@ from server.store.memory import MemoryStore
 from server.store.port import Record
 from tests.engine.table import GM
 from tests.net.conftest import Start
+from tests.net.duel import duel
 from tests.net.test_server import get, open_duel
 
 
@@ -218,3 +222,54 @@ class CountingStore(MemoryStore):
         records = await super().read(contest, after, limit)
         self.read_records += len(records)
         return records
+
+
+async def test_creating_is_rate_limited_per_connection_and_per_address(start: Start) -> None:
+    server = await start(create_burst=3, create_rate=0.01, create_burst_address=5)
+    first = await AgonClient.connect(server.ws_url)
+    for _ in range(3):
+        await first.create(duel())
+    with pytest.raises(Refusal) as refused:
+        await first.create(duel())
+    assert refused.value.code == "rate/limited"
+    await first.ping()  # the connection stays open
+    second = await AgonClient.connect(server.ws_url)  # the same address: two more, then limited
+    for _ in range(2):
+        await second.create(duel())
+    with pytest.raises(Refusal) as refused:
+        await second.create(duel())
+    assert refused.value.code == "rate/limited"
+    assert len(await server.store.contests()) == 5
+    for client in (first, second):
+        await client.close()
+
+
+def test_the_service_caches_a_bounded_number_of_contests() -> None:
+    async def run() -> None:
+        store = MemoryStore()
+        service = ContestService(store, cache_size=5)
+        for i in range(40):
+            await service.create(GM, msgspec.structs.replace(duel(), contest=f"c{i}"))
+            await service.execute(f"c{i}", GM, "a", gm_adjust(-1, "x"))
+        assert service.cached <= 5
+        _, state = await service.load("c0")  # evicted, loaded again from the store
+        assert state.version == 3 and state.rules.fighters["orc"].ap == 11
+        assert service.cached <= 5
+
+    asyncio.run(run())
+
+
+HUGE_CREATES = [
+    ("title", {"title": "t" * 10_000}),
+    ("seats", {"seats": [{"id": f"s{i}", "role": "player"} for i in range(1000)]}),
+    ("contest", {"contest": "duel\u0430"}),  # a Cyrillic a: look-alike ids are refused
+    ("contest", {"contest": "x" * 65}),
+]
+
+
+@pytest.mark.parametrize(("field", "change"), HUGE_CREATES)
+def test_setup_sizes_and_contest_ids_are_bounded(field: str, change: dict[str, object]) -> None:
+    frame = {"type": "create", "id": "c", "contest": {**to_builtins(duel()), **change}}
+    with pytest.raises(Refused) as refused:
+        decode_untrusted(json.dumps(frame), ClientMessage)  # type: ignore[arg-type]
+    assert refused.value.code == "protocol/bad_field" and field in refused.value.message
