@@ -9,6 +9,9 @@ import msgspec
 Role = Literal["gm", "player", "spectator", "auditor"]
 DiceMode = Literal["server", "physical"]
 
+SPECTATOR = "~spectator"
+"""The principal of every spectator, live or in a replay: no seat id may take it (seat ids never start with ``~``)."""
+
 
 class Actor(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     """Who caused an event: a principal (a seat id such as ``gm`` or ``player:ann``) and its role."""

@@ -11,7 +11,7 @@ from typing import Any
 import msgspec
 
 from protocol.codec import decode, encode
-from protocol.common import Actor
+from protocol.common import SPECTATOR, Actor
 from protocol.errors import Refused
 from protocol.events import ContestCreated, Envelope
 from server.engine.audit import Finding, audit
@@ -73,7 +73,7 @@ def parse_viewer(text: str, created: ContestCreated) -> Actor:
         gm = next(s for s in created.seats if s.role == "gm")
         return Actor(gm.id, "gm")
     if text == "spectator":
-        return Actor("spectator", "spectator")
+        return Actor(SPECTATOR, "spectator")  # the live server's spectator principal, never a seat's
     if text.startswith("player:"):
         return Actor(text.removeprefix("player:"), "player")
     raise ValueError(f"--as: {text!r} is not gm, player:SEAT or spectator")

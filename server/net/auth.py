@@ -24,15 +24,16 @@ import msgspec
 
 from protocol import errors
 from protocol.codec import canonical
+from protocol.common import SPECTATOR
 from protocol.errors import Refused
 from protocol.messages import TokenRole
 
 log = logging.getLogger(__name__)
 
+__all__ = ["SPECTATOR", "Claims", "Tokens", "new_owner_id", "server_secret"]
+
 PREFIX = "agon1"
 SECRET_FILE = "secret"
-SPECTATOR = "~spectator"
-"""The principal of every spectator token: no seat id may take it (seat ids never start with ``~``)."""
 
 
 class Claims(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
