@@ -57,6 +57,11 @@ class Following:
     actor: Actor
     viewer: Viewer
     feed: ContestFeed
+    expiry: asyncio.TimerHandle  # stops the follow when the token expires
+
+    def leave(self, follower: Connection) -> None:
+        self.expiry.cancel()
+        self.feed.detach(follower)
 
 
 @dataclass(frozen=True)
@@ -184,7 +189,7 @@ class Connection:
     def _leave_all(self) -> None:
         following, self._following = self._following, {}
         for follow in following.values():
-            follow.feed.detach(self)
+            follow.leave(self)
 
     # --- frames -------------------------------------------------------------------------------------
 
@@ -205,7 +210,7 @@ class Connection:
             case Unfollow():
                 following = self._following.pop(message.contest, None)
                 if following is not None:
-                    following.feed.detach(self)
+                    following.leave(self)
             case Resync():
                 await self._answer(self._resync(message), contest=message.contest)
             case Execute():
@@ -269,7 +274,21 @@ class Connection:
         if self._closing:
             feed.detach(self)
             return
-        self._following[contest] = Following(claims, actor, viewer, feed)
+        previous = self._following.get(contest)
+        if previous is not None:
+            previous.expiry.cancel()
+        left = max(0.0, claims.exp - self._ctx.tokens.now())
+        expiry = asyncio.get_running_loop().call_later(left, self._expired, contest, claims)
+        self._following[contest] = Following(claims, actor, viewer, feed, expiry)
+
+    def _expired(self, contest: str, claims: Claims) -> None:
+        """The token a contest is followed with has expired: no more patches for it."""
+        following = self._following.get(contest)
+        if following is None or following.claims is not claims:
+            return
+        del self._following[contest]
+        following.leave(self)
+        self._error(errors.EXPIRED_TOKEN, "token: expired; follow again with a new invitation", contest=contest)
 
     def _followed(self, contest: str) -> Following:
         following = self._following.get(contest)

@@ -273,3 +273,19 @@ def test_setup_sizes_and_contest_ids_are_bounded(field: str, change: dict[str, o
     with pytest.raises(Refused) as refused:
         decode_untrusted(json.dumps(frame), ClientMessage)  # type: ignore[arg-type]
     assert refused.value.code == "protocol/bad_field" and field in refused.value.message
+
+
+async def test_a_connection_whose_token_expires_stops_receiving_patches(start: Start) -> None:
+    server = await start(token_ttl=2)
+    gm, created = await open_duel(server)
+    contest = created.contest
+    ann = await AgonClient.connect(server.ws_url, follow=[Follow(contest, created.invitations.seats["ann"])])
+    seen = ann.mirrors[contest].version
+    error = await ann.next_error(timeout=5)
+    assert error.code == "auth/expired_token" and error.contest == contest
+    later = await adjust_many(server, contest, 2, "after-expiry")
+    await gm.close()
+    await asyncio.sleep(0.2)
+    assert ann.mirrors[contest].version == seen < later
+    await ann.ping()  # the connection itself stays open
+    await ann.close()
