@@ -23,6 +23,7 @@ class MemoryStore:
         self._ids: dict[str, dict[str, int]] = {}
         self._snapshots: dict[str, Snapshot] = {}
         self._secrets: dict[tuple[str, str], bytes] = {}
+        self._indexes: dict[str, set[str]] = {}
         self._bell = Bell()
         self._closed = False
 
@@ -93,6 +94,14 @@ class MemoryStore:
     async def contests(self) -> list[str]:
         self._check_open()
         return sorted(contest for contest, events in self._events.items() if events)
+
+    async def index_add(self, index: str, member: str) -> None:
+        self._check_open()
+        self._indexes.setdefault(index, set()).add(member)
+
+    async def index_members(self, index: str) -> list[str]:
+        self._check_open()
+        return sorted(self._indexes.get(index, ()))
 
     async def ping(self) -> None:
         self._check_open()

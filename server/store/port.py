@@ -115,6 +115,14 @@ class EventStore(Protocol):
         """Every contest with at least one event, sorted."""
         ...
 
+    async def index_add(self, index: str, member: str) -> None:
+        """Add ``member`` to the named set (e.g. the contests of one owner); adding twice changes nothing."""
+        ...
+
+    async def index_members(self, index: str) -> list[str]:
+        """The members of the named set, sorted (empty for an unknown set)."""
+        ...
+
     async def ping(self) -> None:
         """Raise UnavailableError when the backend is unreachable."""
         ...

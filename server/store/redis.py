@@ -7,6 +7,7 @@ Keys of one contest share the hash tag ``{<contest>}`` so they live on one Redis
 - ``agon:{c}:snapshot`` hash with ``version`` and ``data`` (the newest snapshot only)
 - ``agon:{c}:secret:<name>`` string
 - ``agon:{c}:notify``  channel carrying the new head version after each append
+- ``agon:index:<name>`` set of members of a named index (e.g. the contests of one owner)
 
 Pub/sub is at-most-once, so a notification only says "read now": tailing readers always read the stream
 itself, on start, on any notification newer than what they have, after every reconnect, and every
@@ -303,6 +304,15 @@ class RedisStore:
     async def contests(self) -> list[str]:
         with self._reachable():
             members = await self._client.smembers(CONTESTS)
+        return sorted(_bytes(member).decode() for member in members)
+
+    async def index_add(self, index: str, member: str) -> None:
+        with self._reachable():
+            await self._client.sadd(f"agon:index:{index}", member)
+
+    async def index_members(self, index: str) -> list[str]:
+        with self._reachable():
+            members = await self._client.smembers(f"agon:index:{index}")
         return sorted(_bytes(member).decode() for member in members)
 
     async def ping(self) -> None:

@@ -2,14 +2,18 @@
 
 Every call runs on the store's single worker thread, so the event loop never blocks and this process's
 writes are serialized; ``BEGIN IMMEDIATE`` serializes them against other processes on the same file.
-Tailing readers are woken in-process after an append and re-read every ``poll`` seconds, so appends made
-by another process are seen too.
+Tailing readers are woken in-process after an append; appends made by another process are found by one
+watcher per store, which checks every ``poll`` seconds whether anything was committed and wakes only the
+readers of contests that moved.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
+import json
+import logging
 import sqlite3
 import time
 from collections.abc import AsyncIterator, Callable, Sequence
@@ -26,6 +30,8 @@ from server.store.port import (
     Snapshot,
     UnavailableError,
 )
+
+log = logging.getLogger(__name__)
 
 DEFAULT_PATH = Path("agon-data") / "agon.sqlite3"
 
@@ -45,6 +51,11 @@ CREATE TABLE IF NOT EXISTS snapshots (
     version INTEGER NOT NULL,
     data BLOB NOT NULL
 );
+CREATE TABLE IF NOT EXISTS indexes (
+    name TEXT NOT NULL,
+    member TEXT NOT NULL,
+    PRIMARY KEY (name, member)
+) WITHOUT ROWID;
 CREATE TABLE IF NOT EXISTS secrets (
     contest TEXT NOT NULL,
     name TEXT NOT NULL,
@@ -81,6 +92,9 @@ class SqliteStore:
         self._conn: sqlite3.Connection | None = None
         self._bell = Bell()
         self._closed = False
+        self._watched: dict[str, int] = {}  # contest -> tailing readers in this process
+        self._heads: dict[str, int] = {}  # the head the watcher last saw of each watched contest
+        self._watcher: asyncio.Task[None] | None = None
 
     # --- the worker thread -------------------------------------------------------------------------
 
@@ -163,13 +177,53 @@ class SqliteStore:
         return await self._run(lambda conn: _head(conn, contest))
 
     def subscribe(self, contest: str, after: int = 0) -> AsyncIterator[Record]:
-        return tail(
+        records = tail(
             lambda since: self.read(contest, since, PAGE),
             lambda: self._bell.ticket(contest),
             lambda: self._closed,
             after,
-            poll=self._poll,
+            poll=None,  # woken by this process's appends, and by the one watcher for other processes'
         )
+        return self._watching(contest, records)
+
+    async def _watching(self, contest: str, records: AsyncIterator[Record]) -> AsyncIterator[Record]:
+        self._watched[contest] = self._watched.get(contest, 0) + 1
+        if self._watcher is None or self._watcher.done():
+            self._watcher = asyncio.get_running_loop().create_task(self._watch(), name="agon-sqlite-watcher")
+        try:
+            async for record in records:
+                yield record
+        finally:
+            left = self._watched.get(contest, 1) - 1
+            if left:
+                self._watched[contest] = left
+            else:
+                self._watched.pop(contest, None)
+                self._heads.pop(contest, None)
+
+    async def _watch(self) -> None:
+        """One watcher per store, however many contests are followed: every ``poll`` seconds it asks
+        SQLite whether another connection committed (``PRAGMA data_version``), and only then reads the
+        heads of the watched contests in one query and wakes the readers of those that moved."""
+        seen_version: int | None = None
+        while not self._closed and self._watched:
+            try:
+                version = await self._run(lambda conn: int(conn.execute("PRAGMA data_version").fetchone()[0]))
+                if version != seen_version:
+                    seen_version = version
+                    watched = list(self._watched)
+                    heads = await self._run(functools.partial(_heads_of, contests=watched))
+                    for contest in watched:
+                        head = heads.get(contest, 0)
+                        if self._heads.get(contest) != head:
+                            self._heads[contest] = head
+                            self._bell.ring(contest)
+            except UnavailableError as error:
+                if self._closed:
+                    return
+                log.warning("sqlite watcher: %s", error)
+                self._bell.ring_all()  # readers find out for themselves
+            await asyncio.sleep(self._poll)
 
     async def save_snapshot(self, contest: str, snapshot: Snapshot) -> None:
         def work(conn: sqlite3.Connection) -> None:
@@ -212,6 +266,19 @@ class SqliteStore:
 
         return await self._run(work)
 
+    async def index_add(self, index: str, member: str) -> None:
+        await self._run(
+            lambda conn: conn.execute("INSERT OR IGNORE INTO indexes (name, member) VALUES (?, ?)", (index, member))
+        )
+
+    async def index_members(self, index: str) -> list[str]:
+        def work(conn: sqlite3.Connection) -> list[str]:
+            return [
+                row[0] for row in conn.execute("SELECT member FROM indexes WHERE name = ? ORDER BY member", (index,))
+            ]
+
+        return await self._run(work)
+
     async def ping(self) -> None:
         await self._run(lambda conn: conn.execute("SELECT 1").fetchone())
 
@@ -220,6 +287,10 @@ class SqliteStore:
             return
         self._closed = True
         self._bell.ring_all()
+        if self._watcher is not None:
+            self._watcher.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._watcher
 
         def shut() -> None:
             if self._conn is not None:
@@ -240,6 +311,14 @@ def _while_locked(work: Callable[[], object], timeout: float) -> None:
             if "locked" not in str(error) or time.monotonic() > deadline:
                 raise
             time.sleep(0.01)
+
+
+def _heads_of(conn: sqlite3.Connection, contests: list[str]) -> dict[str, int]:
+    rows = conn.execute(
+        "SELECT contest, MAX(version) FROM events WHERE contest IN (SELECT value FROM json_each(?)) GROUP BY contest",
+        (json.dumps(contests),),
+    )
+    return {str(contest): int(head) for contest, head in rows}
 
 
 def _head(conn: sqlite3.Connection, contest: str) -> int:

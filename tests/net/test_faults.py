@@ -217,6 +217,11 @@ class CountingStore(MemoryStore):
     """Counts the records read (a resume's refold shows up here)."""
 
     read_records = 0
+    secrets_read = 0
+
+    async def load_secret(self, contest: str, name: str) -> bytes | None:
+        self.secrets_read += 1
+        return await super().load_secret(contest, name)
 
     async def read(self, contest: str, after: int = 0, limit: int | None = None) -> list[Record]:
         records = await super().read(contest, after, limit)
@@ -289,3 +294,20 @@ async def test_a_connection_whose_token_expires_stops_receiving_patches(start: S
     assert ann.mirrors[contest].version == seen < later
     await ann.ping()  # the connection itself stays open
     await ann.close()
+
+
+async def test_listing_an_owners_contests_reads_only_that_owners_contests(start: Start) -> None:
+    store = CountingStore()
+    server = await start(store, create_burst=100, create_burst_address=100)
+    others = await AgonClient.connect(server.ws_url)
+    for _ in range(20):
+        await others.create(duel())
+    mine = await AgonClient.connect(server.ws_url)
+    await mine.create(duel(title="first"))
+    await mine.create(duel(title="second"))  # the same connection: the same owner
+    store.secrets_read = store.read_records = 0
+    listed = await mine.contests()
+    assert sorted(c.title for c in listed) == ["first", "second"]
+    assert store.secrets_read <= 2 and store.read_records <= 2
+    for client in (others, mine):
+        await client.close()

@@ -392,6 +392,15 @@ async def test_contests_lists_those_with_events_sorted(store: EventStore, contes
     assert [c for c in listed if c.startswith(contest)] == [earlier, later]
 
 
+async def test_an_index_lists_its_members_once_sorted(store: EventStore, contest: str) -> None:
+    name = f"owner:{contest}"
+    assert await store.index_members(name) == []
+    for member in ("b", "a", "b"):
+        await store.index_add(name, member)
+    await store.index_add(f"{name}-other", "c")
+    assert await store.index_members(name) == ["a", "b"]
+
+
 async def test_ping_answers_when_up(store: EventStore) -> None:
     await store.ping()
 
@@ -541,3 +550,43 @@ async def test_redis_store_on_a_closed_port_is_unavailable() -> None:
             await store.read("anything")
     finally:
         await store.close()
+
+
+class CountingSqlite(SqliteStore):
+    reads = 0
+
+    async def read(self, contest: str, after: int = 0, limit: int | None = None) -> list[Record]:
+        self.reads += 1
+        return await super().read(contest, after, limit)
+
+
+async def test_sqlite_watches_idle_contests_with_one_watcher_not_one_poller_each(tmp_path: Path) -> None:
+    path = tmp_path / "agon.sqlite3"
+    store, writer = CountingSqlite(path, poll=0.05), SqliteStore(path)
+    contests = [f"idle-{i}" for i in range(100)]
+    for contest in contests:
+        await writer.append(contest, [rec(1)], 0)
+    seen: dict[str, list[int]] = {contest: [] for contest in contests}
+
+    async def follow(contest: str) -> None:
+        async for record in store.subscribe(contest):
+            seen[contest].append(record.version)
+
+    followers = [asyncio.create_task(follow(contest)) for contest in contests]
+    async with asyncio.timeout(WAIT):
+        while not all(seen.values()):
+            await asyncio.sleep(0.01)
+    await asyncio.sleep(0.2)  # the watcher's first look at each contest wakes its reader once
+    store.reads = 0
+    await asyncio.sleep(0.5)  # ten poll intervals, nothing appended
+    assert store.reads < 20
+    await writer.append(contests[7], [rec(2)], 1)  # another process appends: its follower still sees it
+    async with asyncio.timeout(WAIT):
+        while seen[contests[7]] != [1, 2]:
+            await asyncio.sleep(0.01)
+    assert store.reads < 30
+    for task in followers:
+        task.cancel()
+    await asyncio.gather(*followers, return_exceptions=True)
+    await store.close()
+    await writer.close()
