@@ -199,6 +199,10 @@ class Connection:
         except Refused as refused:
             self._error(refused.code, refused.message)
             return
+        except Exception:  # a decoder surprise must cost this frame, never the connection
+            log.exception("could not decode a frame")
+            self._error(errors.BAD_FRAME, "not a message")
+            return
         if not self._said_hello and not isinstance(message, Hello | Ping):
             self._error(errors.UNAUTHENTICATED, "say hello first: the first frame carries the tokens")
             return
