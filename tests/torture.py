@@ -412,38 +412,43 @@ def frame_bytes(frame: Any, rng: random.Random) -> bytes:
     return data
 
 
-async def fuzz(count: int, tally: Tally, seed: int = 0) -> None:
+async def fuzz(count: int, tally: Tally, seed: int = 0, per_contest: int = 2000) -> None:
     """``count`` mutated frames through the decoder; every command that decodes runs against a live contest
-    (as its GM). Anything but a clean refusal or success, or a refusal that changes the log, is a failure."""
+    (as its GM), a fresh one every ``per_contest`` frames. Anything but a clean refusal or success, or a
+    refusal that changes the log, is a failure."""
     rng = random.Random(seed)
-    store = MemoryStore()
-    service = ContestService(store)
     contest = "fuzzed"
-    await service.create(GM, duel(contest=contest))
     seeds = seed_frames(contest)
-    for i in range(count):
-        data = frame_bytes(mutate(rng.choice(seeds), rng), rng)
-        started = time.perf_counter()
-        try:
-            message = decode_untrusted(data, ClientMessage)  # type: ignore[arg-type]
-            if isinstance(message, Execute):
-                head = await store.head(contest)
-                try:
-                    await service.execute(contest, GM, f"f{i}", message.command)
-                except Refused:
-                    if await store.head(contest) != head:
-                        tally.failures.append(f"fuzz: a refused command changed the log: {data[:200]!r}")
-            elif isinstance(message, Create):
-                with contextlib.suppress(Refused):
-                    await service.create(GM, message.contest, f"f{i}")
-        except Refused:
-            pass
-        except Exception as error:
-            tally.failures.append(f"fuzz: {type(error).__name__} on {data[:200]!r}: {error}")
-        tally.slowest_frame = max(tally.slowest_frame, time.perf_counter() - started)
-        tally.fuzz_inputs += 1
-    await service.drain()
-    await store.close()
+    for first in range(0, count, per_contest):
+        store = MemoryStore()
+        service = ContestService(store)
+        await service.create(GM, duel(contest=contest))
+        for i in range(first, min(count, first + per_contest)):
+            await fuzz_one(frame_bytes(mutate(rng.choice(seeds), rng), rng), f"f{i}", service, contest, tally)
+        await service.drain()
+        await store.close()
+
+
+async def fuzz_one(data: bytes, command_id: str, service: ContestService, contest: str, tally: Tally) -> None:
+    started = time.perf_counter()
+    try:
+        message = decode_untrusted(data, ClientMessage)  # type: ignore[arg-type]
+        if isinstance(message, Execute):
+            head = await service.store.head(contest)
+            try:
+                await service.execute(contest, GM, command_id, message.command)
+            except Refused:
+                if await service.store.head(contest) != head:
+                    tally.failures.append(f"fuzz: a refused command changed the log: {data[:200]!r}")
+        elif isinstance(message, Create):
+            with contextlib.suppress(Refused):
+                await service.create(GM, message.contest, command_id)
+    except Refused:
+        pass
+    except Exception as error:
+        tally.failures.append(f"fuzz: {type(error).__name__} on {data[:200]!r}: {error}")
+    tally.slowest_frame = max(tally.slowest_frame, time.perf_counter() - started)
+    tally.fuzz_inputs += 1
 
 
 # --- the long run ---------------------------------------------------------------------------------
@@ -459,7 +464,9 @@ async def long_run(args: argparse.Namespace) -> Tally:
         for fsync in ("always", "everysec"):
             (root / f"redis-{fsync}").mkdir()
             await redis_faults(fsync, args.redis_kills, tally, root / f"redis-{fsync}", args.seconds)
+            print(f"after the {fsync} Redis run:\n{tally.table()}", file=sys.stderr, flush=True)
     await fuzz(args.fuzz, tally)
+    print(f"after fuzzing:\n{tally.table()}", file=sys.stderr, flush=True)
     tally.property_cases += run_properties(args.examples)
     return tally
 
