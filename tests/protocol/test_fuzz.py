@@ -26,7 +26,7 @@ from tests.net.duel import duel
 from tests.torture import seed_frames
 
 SLOWEST_FRAME = 0.5
-"""Seconds: no frame may cost more (decoding and handling together), even on a loaded machine."""
+"""Seconds of CPU time: no frame may cost more (decoding and handling together)."""
 
 json_values = st.recursive(
     st.none()
@@ -70,12 +70,12 @@ def check_decoder(examples: int) -> int:
     def decoder(data: bytes) -> None:
         nonlocal cases
         cases += 1
-        started = time.perf_counter()
+        started = time.process_time()
         try:
             decode_untrusted(data, ClientMessage)  # type: ignore[arg-type]
         except Refused as refused:
             assert refused.code.startswith("protocol/")
-        assert time.perf_counter() - started < SLOWEST_FRAME
+        assert time.process_time() - started < SLOWEST_FRAME
 
     decoder()
     return cases
@@ -102,12 +102,12 @@ def check_commands(examples: int) -> int:
         if not isinstance(message, Execute):
             return
         before = loop.run_until_complete(store.read(CONTEST))
-        started = time.perf_counter()
+        started = time.process_time()
         try:
             loop.run_until_complete(service.execute(CONTEST, GM, encode(frame).hex()[:100], message.command))
         except Refused:
             assert loop.run_until_complete(store.read(CONTEST)) == before
-        assert time.perf_counter() - started < SLOWEST_FRAME
+        assert time.process_time() - started < SLOWEST_FRAME
 
     try:
         commands()
