@@ -471,7 +471,6 @@ async def long_run(args: argparse.Namespace) -> Tally:
             print(f"after the {fsync} Redis run:\n{tally.table()}", file=sys.stderr, flush=True)
     await fuzz(args.fuzz, tally)
     print(f"after fuzzing:\n{tally.table()}", file=sys.stderr, flush=True)
-    tally.property_cases += run_properties(args.examples)
     return tally
 
 
@@ -489,7 +488,9 @@ def main() -> int:
     parser.add_argument("--fuzz", type=int, default=1_000_000, help="mutated frames through the decoder")
     parser.add_argument("--examples", type=int, default=20_000, help="Hypothesis examples per fuzz property")
     parser.add_argument("--seconds", type=float, default=0.6, help="mean play time between two kills")
-    tally = asyncio.run(long_run(parser.parse_args()))
+    args = parser.parse_args()
+    tally = asyncio.run(long_run(args))
+    tally.property_cases += run_properties(args.examples)  # Hypothesis runs its own event loop
     print(tally.table())
     return 1 if tally.failures or tally.leaks else 0
 
