@@ -16,10 +16,10 @@ from protocol.errors import Refused
 from protocol.events import ContestCreated, Envelope
 from server.engine.audit import Finding, audit
 from server.engine.contest import fold
-from server.engine.registry import ruleset as ruleset_named
 from server.engine.ruleset import Ruleset, Viewer
 from server.engine.timeline import describe
 from server.engine.views import contest_view, event_for, may_see, viewer_for
+from server.rulesets import ruleset as ruleset_named
 from server.store import open_store
 
 
@@ -56,7 +56,7 @@ def read_log(data: bytes) -> tuple[list[Envelope], Finding | None]:
 def verify_file(path: str) -> int:
     envelopes, finding = read_log(Path(path).read_bytes())
     if finding is None:
-        report = audit(envelopes)
+        report = audit(envelopes, ruleset_named)
         finding = report.finding
     if finding is not None:
         print(f"agon verify: FAILED at {finding}", file=sys.stderr)

@@ -6,7 +6,6 @@ from __future__ import annotations
 import typing
 from typing import Any
 
-from protocol import extended as x
 from protocol.common import DiceMode, Seat
 from protocol.events import (
     CloseDeclarations,
@@ -18,6 +17,7 @@ from protocol.events import (
     Rewind,
     Undo,
 )
+from protocol.rulesets import extended as x
 
 ARIA_WINS: list[int | None] = [2, 15]  # Aria's exchange: Aria succeeds, the Orc fails
 ORC_FAILS: list[int | None] = [15, 2]  # the Orc's exchange: the Orc fails, Aria succeeds

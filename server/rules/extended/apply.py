@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from protocol import extended as x
+from protocol.rulesets import extended as x
 from server.rules.extended import codes
 from server.rules.extended.exchange import ExchangeParty, Party, resolve_exchange
-from server.rules.extended.outcome import outcome_for, simple_contest_result
 from server.rules.extended.state import ExtendedState
+from server.rules.questworlds.outcome import outcome_for, simple_contest_result
 
 
 def apply_exchange(state: ExtendedState) -> list[x.Event]:

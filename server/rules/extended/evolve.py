@@ -6,8 +6,8 @@ from typing import assert_never
 
 import msgspec
 
-from protocol import extended as x
 from protocol.events import Revealed
+from protocol.rulesets import extended as x
 from server.rules.extended.state import ExtendedState, Fighter, Rolled
 
 replace = msgspec.structs.replace

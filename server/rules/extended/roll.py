@@ -3,13 +3,13 @@
 from __future__ import annotations
 
 from protocol import errors
-from protocol import extended as x
 from protocol.common import Dice
 from protocol.errors import Refused
+from protocol.rulesets import extended as x
 from server.engine.ruleset import Context
 from server.rules.extended import codes
-from server.rules.extended.levels import apply_masteries, roll_level
 from server.rules.extended.state import ExtendedState
+from server.rules.questworlds.levels import apply_masteries, roll_level
 
 
 def roll_exchange(state: ExtendedState, actor: str, faces: list[int | None] | None, ctx: Context) -> list[x.Event]:

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from protocol import extended as x
 from protocol.common import Seat
 from protocol.errors import Refused
 from protocol.events import Revealed
+from protocol.rulesets import extended as x
 from server.engine.ruleset import Ruleset, Window
 from server.rules.extended import codes
 from server.rules.extended.decide import check_declaration, decide

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from protocol import extended as x
 from protocol.events import CloseDeclarations, Declare, Redo, Undo
+from protocol.rulesets import extended as x
 from server.engine.ruleset import Viewer
 from tests.engine.table import ANN, BOB, GM, SPECTATOR, Table, duel
 
