@@ -62,7 +62,7 @@ from tests.conformance.kit import Strategy, load
 
 PROFILES = {
     "quick": settings(
-        max_examples=50,
+        max_examples=40,
         stateful_step_count=30,
         deadline=None,
         suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much, HealthCheck.data_too_large],
