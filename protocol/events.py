@@ -6,14 +6,10 @@ from typing import Annotated
 
 import msgspec
 
-from protocol import extended
 from protocol.common import Actor, DiceMode, Seat
+from protocol.rulesets import Declaration, RulesetCommand, RulesetEvent, Setup
 
-# Every ruleset's setup, sealed declaration, command and event, registered here explicitly.
-Setup = extended.ExtendedSetup
-Declaration = extended.Intent
-RulesetEvent = extended.Event
-RulesetCommand = extended.Command
+__all__ = ["Declaration", "RulesetCommand", "RulesetEvent", "Setup"]
 
 
 class _Msg(msgspec.Struct, frozen=True, forbid_unknown_fields=True, tag_field="type"):

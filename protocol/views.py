@@ -4,11 +4,9 @@ from __future__ import annotations
 
 import msgspec
 
-from protocol import extended
 from protocol.common import DiceMode
 from protocol.events import Declaration
-
-RulesetView = extended.ExtendedView
+from protocol.rulesets import RulesetView
 
 
 class DeclarationView(msgspec.Struct, frozen=True):

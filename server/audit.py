@@ -15,18 +15,16 @@ from clients.python import render
 from protocol.codec import decode, encode, to_builtins
 from protocol.common import SPECTATOR, Actor
 from protocol.errors import Refused
-from protocol.events import Concluded, ContestCreated, Declared, Envelope, Redone, Revealed, Rewound, Undone
+from protocol.events import ContestCreated, Declared, Envelope, Revealed
 from server.cli import UserError
 from server.datadir import sqlite_path
 from server.engine.audit import Finding, audit
 from server.engine.contest import fold
-from server.engine.registry import ruleset as ruleset_named
 from server.engine.ruleset import Ruleset, Viewer
-from server.engine.timeline import describe
+from server.engine.timeline import ENGINE_EVENTS, describe
 from server.engine.views import contest_view, event_for, may_see, viewer_for
+from server.rulesets import ruleset as ruleset_named
 from server.store import EventStore, open_store
-
-EngineEvent = ContestCreated | Declared | Revealed | Undone | Rewound | Redone | Concluded
 
 
 async def export_contest(store_spec: str, contest: str, output: str) -> int:
@@ -93,7 +91,7 @@ async def import_file(path: str, store_spec: str, url: str) -> int:
 
     envelopes, finding = read_log(_read_file(path))
     if finding is None:
-        finding = audit(envelopes).finding
+        finding = audit(envelopes, ruleset_named).finding
     if finding is not None or not envelopes:
         print(f"agon import: not imported: {finding or 'the file holds no events'}", file=sys.stderr)
         return 1
@@ -116,7 +114,7 @@ async def import_file(path: str, store_spec: str, url: str) -> int:
 def verify_file(path: str) -> int:
     envelopes, finding = read_log(_read_file(path))
     if finding is None:
-        report = audit(envelopes)
+        report = audit(envelopes, ruleset_named)
         finding = report.finding
     if finding is not None:
         print(f"agon verify: FAILED at {finding}", file=sys.stderr)
@@ -160,7 +158,7 @@ def timeline_line(ruleset: Ruleset[Any], envelope: Envelope, viewer: Viewer, eff
     """One line of the timeline, written from the event as this viewer may see it."""
     shown = event_for(envelope, viewer)
     event = shown.event
-    step = isinstance(event, Declared | Revealed) or not isinstance(event, EngineEvent)
+    step = isinstance(event, Declared | Revealed) or not isinstance(event, ENGINE_EVENTS)
     return Line(
         version=envelope.version,
         at=envelope.at,

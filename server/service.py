@@ -29,9 +29,9 @@ from protocol.views import ContestView
 from server.engine import handle
 from server.engine.contest import Contest, fold
 from server.engine.dice import Roller, seed_hash
-from server.engine.registry import ruleset as ruleset_named
 from server.engine.ruleset import Context, Ruleset
 from server.engine.views import contest_view, viewer_for
+from server.rulesets import ruleset as ruleset_named
 from server.store.port import ConflictError, EventStore, Record, Snapshot
 
 log = logging.getLogger(__name__)

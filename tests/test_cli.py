@@ -11,8 +11,8 @@ from pathlib import Path
 import msgspec
 import pytest
 
-from protocol import extended as x
 from protocol.events import Declare, Undo
+from protocol.rulesets import extended as x
 from server.service import ContestService
 from server.store import open_store
 from tests.engine.table import ANN, GM, duel

@@ -10,12 +10,13 @@ from collections.abc import AsyncIterator
 import msgspec
 import pytest
 
-from protocol import extended as x
 from protocol.errors import Refused
 from protocol.events import Declare, Envelope, Rewind, Undo
+from protocol.rulesets import extended as x
 from server.engine.audit import audit
 from server.engine.contest import fold
-from server.engine.registry import ruleset
+from server.rulesets import ruleset
+from server.rulesets import ruleset as ruleset_named
 from server.service import ContestService
 from server.store import EventStore, MemoryStore, open_store
 from tests.engine.table import ANN, GM, duel
@@ -41,7 +42,7 @@ async def started(services: tuple[ContestService, ContestService]) -> str:
 async def clean_log(service: ContestService, contest: str) -> list[Envelope]:
     envelopes = await service.events(contest)
     assert [e.version for e in envelopes] == list(range(1, len(envelopes) + 1))
-    assert audit(envelopes).finding is None
+    assert audit(envelopes, ruleset_named).finding is None
     for one in (service,):
         one.forget(contest)
         _, state = await one.load(contest)

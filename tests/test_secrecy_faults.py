@@ -7,9 +7,9 @@ import uuid
 
 import msgspec
 
-from protocol import extended as x
 from protocol.common import Actor, Seat
 from protocol.events import Declare
+from protocol.rulesets import extended as x
 from server.audit import parse_viewer, render_replay
 from server.net.auth import SPECTATOR
 from server.service import ContestService

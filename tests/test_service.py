@@ -13,10 +13,10 @@ from pathlib import Path
 import msgspec
 import pytest
 
-from protocol import extended as x
 from protocol.codec import encode
 from protocol.errors import Refused
 from protocol.events import Conclude, CreateContest, Declare, Undo
+from protocol.rulesets import extended as x
 from server.service import ContestService
 from server.store import EventStore, MemoryStore, open_store
 from tests.engine.table import ANN, GM, SPECTATOR, duel

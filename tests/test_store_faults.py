@@ -14,10 +14,11 @@ import pytest
 from redis.asyncio import Redis
 
 from protocol import errors
-from protocol import extended as x
 from protocol.errors import Refused
 from protocol.events import Envelope
+from protocol.rulesets import extended as x
 from server.engine.audit import audit
+from server.rulesets import ruleset as ruleset_named
 from server.service import ContestService
 from server.store import EventStore, MemoryStore, open_store
 from tests.engine.table import GM, duel
@@ -44,7 +45,7 @@ async def test_two_creates_with_one_contest_id_and_command_id_give_one_contest(s
     refused = [r for r in results if isinstance(r, Refused)]
     assert len(refused) == 1 and refused[0].code == errors.CONTEST_EXISTS
     winner = first if not isinstance(results[0], Refused) else second
-    report = audit(await log_of(store, contest))
+    report = audit(await log_of(store, contest), ruleset_named)
     assert report.finding is None
     # The creator that won sees what the log holds: its seed opens the committed hash.
     assert (await winner.seed(contest)) is not None
@@ -90,7 +91,7 @@ async def test_a_store_that_comes_back_behind_never_forks_the_contest(spec: str,
     assert await adjust(newcomer, contest, "newcomer") == head  # a fresh process writes at the lost version
     # The veteran still holds the lost head: its append must not chain onto it.
     assert await adjust(veteran, contest, "veteran-after") == head + 1
-    report = audit(await log_of(store, contest))
+    report = audit(await log_of(store, contest), ruleset_named)
     assert report.finding is None, report.finding
     assert veteran.lost == {contest: 1}
     _, state = await veteran.load(contest)
@@ -115,4 +116,4 @@ async def test_a_snapshot_of_a_lost_history_is_not_loaded(spec: str, store: Even
     _, state = await fresh.load(contest)
     assert state.version == 4
     assert await adjust(fresh, contest, "after") == 5
-    assert audit(await log_of(store, contest)).finding is None
+    assert audit(await log_of(store, contest), ruleset_named).finding is None

@@ -37,12 +37,13 @@ from typing import Any
 from websockets.exceptions import ConnectionClosed
 
 from clients.python.client import AgonClient, Disconnected, Refusal
-from protocol import extended as x
 from protocol.codec import decode, decode_untrusted, encode
 from protocol.errors import Refused
 from protocol.events import Declare, Envelope
 from protocol.messages import ClientMessage, Create, Execute, Follow
+from protocol.rulesets import extended as x
 from server.engine.audit import audit
+from server.rulesets import ruleset as ruleset_named
 from server.service import ContestService
 from server.store import MemoryStore, open_store
 from tests.e2e.conftest import free_port
@@ -261,7 +262,7 @@ async def check_tables(tables: list[Table], store_spec: str, url: str, tally: Ta
             envelopes = [decode(r.data, Envelope) for r in await store.read(table.contest)]
             if [e.version for e in envelopes] != list(range(1, len(envelopes) + 1)):
                 tally.failures.append(f"{name} {table.contest}: versions have a gap")
-            finding = audit(envelopes).finding
+            finding = audit(envelopes, ruleset_named).finding
             if finding is not None:
                 tally.failures.append(f"{name} {table.contest}: {finding}")
             batches = Counter(e.command_id for e in envelopes if e.batch_end)

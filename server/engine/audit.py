@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -16,7 +16,7 @@ from server.engine import dice
 from server.engine.chain import GENESIS, envelope_hash
 from server.engine.commitment import commit
 from server.engine.contest import CorruptLog, fold
-from server.engine.registry import ruleset as ruleset_named
+from server.engine.ruleset import Ruleset
 
 
 @dataclass(frozen=True)
@@ -53,14 +53,14 @@ def dice_in(value: Any) -> Iterator[Dice]:
             yield from dice_in(item)
 
 
-def audit(envelopes: Sequence[Envelope]) -> Report:
-    """Check a whole log; the report names the first bad event, if any."""
+def audit(envelopes: Sequence[Envelope], ruleset_named: Callable[[str], Ruleset[Any]]) -> Report:
+    """Check a whole log against the rulesets ``ruleset_named`` finds; the report names the first bad event."""
     finding = _chain(envelopes) or _commitments(envelopes)
     rolls, unchecked = 0, False
     if finding is None:
         rolls, unchecked, finding = _dice(envelopes)
     if finding is None:
-        finding = _refold(envelopes)
+        finding = _refold(envelopes, ruleset_named)
     return Report(len(envelopes), rolls, unchecked, finding)
 
 
@@ -125,7 +125,7 @@ def _dice(envelopes: Sequence[Envelope]) -> tuple[int, bool, Finding | None]:
     return rolls, unchecked, None
 
 
-def _refold(envelopes: Sequence[Envelope]) -> Finding | None:
+def _refold(envelopes: Sequence[Envelope], ruleset_named: Callable[[str], Ruleset[Any]]) -> Finding | None:
     if not envelopes or not isinstance(envelopes[0].event, ContestCreated):
         return Finding(1, "a log starts with contest.created")
     try:

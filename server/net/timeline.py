@@ -8,6 +8,7 @@ from protocol.errors import Refused
 from protocol.messages import GetTimeline, Timeline, Verification
 from server.engine.audit import audit
 from server.engine.replay import replay, replay_viewer
+from server.rulesets import ruleset as ruleset_named
 from server.service import ContestService
 
 
@@ -19,7 +20,7 @@ async def answer(service: ContestService, request: GetTimeline) -> Timeline:
     except ValueError as exc:
         raise Refused(errors.BAD_FIELD, str(exc)) from None
     shown = replay(rules, envelopes, viewer, request.at)
-    report = audit(envelopes)
+    report = audit(envelopes, ruleset_named)
     verification = Verification(
         ok=report.finding is None,
         events=report.events,

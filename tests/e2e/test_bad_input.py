@@ -9,9 +9,9 @@ from pathlib import Path
 import pytest
 
 from clients.python.client import AgonClient, Refusal
-from protocol import extended as x
 from protocol.events import Declare, Undo
 from protocol.messages import Follow
+from protocol.rulesets import extended as x
 from server.net.auth import Tokens
 from server.store.sqlite import SqliteStore
 from tests.e2e.conftest import SECRET, ServerFactory, ServerProcess

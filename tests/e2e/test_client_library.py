@@ -11,9 +11,9 @@ from typing import Any
 import pytest
 
 from clients.python import AgonClient, Extended, RuleRefusal, join
-from protocol import extended as x
 from protocol.common import Seat
 from protocol.events import CreateContest
+from protocol.rulesets import extended as x
 from tests.e2e.conftest import ServerFactory, ServerProcess
 
 

@@ -13,9 +13,9 @@ from typing import Any
 
 from clients.python.client import AgonClient, Refusal
 from clients.python.mirror import ContestMirror
-from protocol import extended as x
 from protocol.events import Conclude, Declare, Undo
 from protocol.messages import Follow
+from protocol.rulesets import extended as x
 from tests.e2e.conftest import ServerFactory
 from tests.net.duel import ARIA_WINS, ORC_FAILS, ap, duel, every_command
 

@@ -12,9 +12,9 @@ from pathlib import Path
 import pytest
 
 from clients.python import AgonClient
-from protocol import extended as x
 from protocol.events import Conclude, Declare
 from protocol.messages import Follow
+from protocol.rulesets import extended as x
 from tests.e2e.conftest import ServerFactory
 from tests.engine.table import duel
 

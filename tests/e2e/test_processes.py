@@ -8,11 +8,12 @@ import time
 import uuid
 
 from clients.python.client import AgonClient
-from protocol import extended as x
 from protocol.codec import decode
 from protocol.events import Declare, Envelope
 from protocol.messages import Follow
+from protocol.rulesets import extended as x
 from server.engine.audit import audit
+from server.rulesets import ruleset
 from server.store.redis import RedisStore
 from tests.conftest import RedisServer
 from tests.e2e.conftest import ServerFactory, ServerProcess
@@ -66,7 +67,7 @@ async def test_clients_on_two_processes_see_one_contest(agon_server: ServerFacto
     finally:
         await store.close()
     assert [e.version for e in envelopes] == list(range(1, head + 1))
-    report = audit(envelopes)
+    report = audit(envelopes, ruleset)
     assert report.finding is None, report
     for client in everyone:
         await client.close()

@@ -9,9 +9,9 @@ import json
 from typing import Any
 
 from clients.python import AgonClient
-from protocol import extended as x
 from protocol.events import Declare
 from protocol.messages import Follow
+from protocol.rulesets import extended as x
 from tests.e2e.conftest import ServerFactory
 from tests.engine.table import duel
 

@@ -6,10 +6,10 @@ from __future__ import annotations
 from pathlib import Path
 
 from clients.python.client import AgonClient
-from protocol import extended as x
 from protocol.codec import decode
 from protocol.events import Conclude, Declare, Declared, Envelope
 from protocol.messages import Follow
+from protocol.rulesets import extended as x
 from server.service import ContestService
 from server.store.sqlite import SqliteStore
 from tests.e2e.conftest import ServerFactory

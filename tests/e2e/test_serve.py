@@ -15,9 +15,9 @@ from websockets.asyncio.client import connect
 from websockets.exceptions import InvalidStatus
 
 from clients.python.client import AgonClient
-from protocol import extended as x
 from protocol.events import Declare
 from protocol.messages import Follow
+from protocol.rulesets import extended as x
 from tests.e2e.conftest import ServerFactory, http_get
 from tests.net.duel import duel
 

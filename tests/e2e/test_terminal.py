@@ -11,8 +11,8 @@ from pathlib import Path
 import pexpect
 
 from clients.python import AgonClient
-from protocol import extended as x
 from protocol.events import Declare
+from protocol.rulesets import extended as x
 from tests.e2e.conftest import AGON, ServerFactory
 from tests.engine.table import duel
 

@@ -5,15 +5,15 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from protocol import extended as x
 from protocol.common import Actor, Seat
 from protocol.errors import Refused
 from protocol.events import Command, CreateContest, Envelope
+from protocol.rulesets import extended as x
 from server.engine import handle
 from server.engine.contest import Contest, fold
 from server.engine.dice import Roller, seed_hash
-from server.engine.registry import ruleset
 from server.engine.ruleset import Context
+from server.rulesets import ruleset
 
 GM = Actor("gm", "gm")
 ANN = Actor("ann", "player")

@@ -4,10 +4,11 @@ from __future__ import annotations
 
 import msgspec
 
-from protocol import extended as x
 from protocol.events import Conclude, Declare, Declared
+from protocol.rulesets import extended as x
 from server.engine.audit import audit
 from server.engine.chain import sealed
+from server.rulesets import ruleset
 from tests.engine.table import ANN, GM, Table, duel
 
 
@@ -22,26 +23,26 @@ def played(dice: str = "server") -> Table:
 
 
 def test_an_honest_log_passes_with_every_die_checked() -> None:
-    report = audit(played().log)
+    report = audit(played().log, ruleset)
     assert report.finding is None and report.rolls_checked == 4 and not report.dice_unchecked
 
 
 def test_dice_stay_unchecked_until_the_seed_is_revealed() -> None:
     log = played().log[:-1]  # not concluded: no seed
-    report = audit(log)
+    report = audit(log, ruleset)
     assert report.finding is None and report.dice_unchecked
 
 
 def test_an_altered_event_breaks_the_chain_at_that_event() -> None:
     log = played().log
     log[4] = msgspec.structs.replace(log[4], at="forged")
-    assert str(audit(log).finding).startswith("event 5: hash mismatch")
+    assert str(audit(log, ruleset).finding).startswith("event 5: hash mismatch")
 
 
 def test_a_resealed_forgery_is_still_caught_by_its_successor() -> None:
     log = played().log
     log[4] = sealed(msgspec.structs.replace(log[4], at="forged"))
-    assert str(audit(log).finding).startswith("event 6: prev_hash")
+    assert str(audit(log, ruleset).finding).startswith("event 6: prev_hash")
 
 
 def test_a_broken_commitment_is_named() -> None:
@@ -53,9 +54,9 @@ def test_a_broken_commitment_is_named() -> None:
     log[i] = sealed(msgspec.structs.replace(log[i], event=forged))
     for j in range(i + 1, len(log)):  # re-chain everything after, as a careful forger would
         log[j] = sealed(msgspec.structs.replace(log[j], prev_hash=log[j - 1].hash))
-    assert audit(log).finding is not None
-    assert audit(log).finding.version == i + 1  # type: ignore[union-attr]
-    assert "commitment" in audit(log).finding.problem  # type: ignore[union-attr]
+    assert audit(log, ruleset).finding is not None
+    assert audit(log, ruleset).finding.version == i + 1  # type: ignore[union-attr]
+    assert "commitment" in audit(log, ruleset).finding.problem  # type: ignore[union-attr]
 
 
 def test_forged_server_dice_are_named() -> None:
@@ -67,5 +68,5 @@ def test_forged_server_dice_are_named() -> None:
     log[i] = sealed(msgspec.structs.replace(log[i], event=msgspec.structs.replace(event, dice=dice)))
     for j in range(i + 1, len(log)):
         log[j] = sealed(msgspec.structs.replace(log[j], prev_hash=log[j - 1].hash))
-    finding = audit(log).finding
+    finding = audit(log, ruleset).finding
     assert finding is not None and finding.version == i + 1 and "dice" in finding.problem

@@ -9,11 +9,11 @@ import msgspec
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from protocol import extended as x
 from protocol.codec import encode
 from protocol.common import Actor
 from protocol.errors import Refused
 from protocol.events import CloseDeclarations, Command, Declare, Redo, Rewind, Undo
+from protocol.rulesets import extended as x
 from server.engine.contest import Contest, fold, rewind_targets
 from server.engine.views import contest_view, viewer_for
 from server.rules.extended.state import ExtendedState

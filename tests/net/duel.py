@@ -6,7 +6,6 @@ from __future__ import annotations
 import typing
 from typing import Any
 
-from protocol import extended as x
 from protocol.common import DiceMode, Seat
 from protocol.events import (
     CloseDeclarations,
@@ -14,11 +13,13 @@ from protocol.events import (
     Conclude,
     CreateContest,
     Declare,
+    EngineCommand,
     Redo,
     ReissueSeat,
     Rewind,
     Undo,
 )
+from protocol.rulesets import extended as x
 
 ARIA_WINS: list[int | None] = [2, 15]  # Aria's exchange: Aria succeeds, the Orc fails
 ORC_FAILS: list[int | None] = [15, 2]  # the Orc's exchange: the Orc fails, Aria succeeds
@@ -42,7 +43,7 @@ def duel(dice: DiceMode = "physical", title: str = "Duel at the bridge", contest
 
 
 def every_command() -> list[Command]:
-    """One command of every type a client can send to a contest."""
+    """One command of every type a client can send to an extended contest."""
     commands: list[Command] = [
         Declare(participant="aria", payload=x.Intent(action="sneak", bid=2)),
         CloseDeclarations(),
@@ -62,7 +63,7 @@ def every_command() -> list[Command]:
         x.Adjust(contestant="aria", delta=1, reason="a spectator's wish"),
     ]
     kinds = {type(c) for c in commands}
-    assert kinds == set(_union_members(Command)), "every_command must cover the Command union"
+    assert kinds == set(_union_members(EngineCommand | x.Command)), "every_command must cover every command type"
     return commands
 
 

@@ -11,10 +11,10 @@ import pytest
 from websockets.asyncio.client import connect
 
 from clients.python.client import AgonClient, Refusal
-from protocol import extended as x
 from protocol.codec import decode_untrusted, to_builtins
 from protocol.errors import Refused
 from protocol.messages import ClientMessage, Follow
+from protocol.rulesets import extended as x
 from server.net.app import AgonServer
 from server.net.http import host_allowed, origin_allowed
 from server.net.settings import Settings

@@ -9,7 +9,6 @@ from typing import Any
 import msgspec
 import pytest
 
-from protocol import extended as x
 from protocol.codec import decode, decode_untrusted, encode
 from protocol.errors import Refused
 from protocol.events import Declare, Undo
@@ -37,6 +36,7 @@ from protocol.messages import (
     Welcome,
 )
 from protocol.patch import Add, Remove, Replace
+from protocol.rulesets import extended as x
 from tests.net.duel import duel
 
 CLIENT: list[Any] = [

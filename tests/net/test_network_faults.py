@@ -9,8 +9,8 @@ import os
 from websockets.asyncio.client import connect
 
 from clients.python.client import AgonClient
-from protocol import extended as x
 from protocol.messages import Follow
+from protocol.rulesets import extended as x
 from server.net.app import AgonServer
 from tests.net.conftest import Start
 from tests.net.test_server import open_duel

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import json
 
-from protocol import extended as x
 from protocol.common import Actor
 from protocol.events import Conclude, Declare, Undo
+from protocol.rulesets import extended as x
 from server.engine.ruleset import Viewer
 from server.net.auth import SPECTATOR
 from server.net.notices import notice_frame

@@ -14,11 +14,11 @@ from websockets.asyncio.client import connect
 from websockets.exceptions import InvalidStatus
 
 from clients.python.client import AgonClient, Refusal
-from protocol import extended as x
 from protocol.codec import encode
 from protocol.common import Seat
 from protocol.events import Declare
 from protocol.messages import Created, Follow
+from protocol.rulesets import extended as x
 from server.net.app import AgonServer
 from server.net.connection import Connection
 from server.store.memory import MemoryStore

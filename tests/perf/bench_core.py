@@ -16,10 +16,10 @@ from pathlib import Path
 
 import msgspec
 
-from protocol import extended as x
 from protocol.events import CreateContest
+from protocol.rulesets import extended as x
 from server.engine.contest import fold
-from server.engine.registry import ruleset
+from server.rulesets import ruleset
 from server.service import ContestService
 from server.store import EventStore, open_store
 from tests.engine.table import GM, duel

@@ -16,8 +16,8 @@ from protocol import errors
 from protocol.codec import decode_untrusted
 from protocol.errors import Refused
 from protocol.messages import ClientMessage
-from server.rules.extended.levels import Level, apply_masteries
-from server.rules.extended.ratings import Rating
+from server.rules.questworlds.levels import Level, apply_masteries
+from server.rules.questworlds.ratings import Rating
 
 
 def contestant(**changes: Any) -> dict[str, Any]:

@@ -6,10 +6,10 @@ import json
 
 import pytest
 
-from protocol import extended as x
 from protocol.codec import decode_untrusted
 from protocol.errors import Refused
 from protocol.events import Command, Declare
+from protocol.rulesets import extended as x
 from protocol.schema import schema_json
 
 

@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 from clients.python.table import Table
-from protocol import extended as x
 from protocol.messages import Ack
+from protocol.rulesets import extended as x
 
 
 class Extended(Table):

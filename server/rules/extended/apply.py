@@ -4,12 +4,12 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from protocol import extended as x
+from protocol.rulesets import extended as x
 from server.rules.extended import codes
 from server.rules.extended.exchange import ExchangeParty, ExchangeResult, Party, resolve_exchange
-from server.rules.extended.levels import Level, bump_up
-from server.rules.extended.outcome import outcome_for, simple_contest_result
 from server.rules.extended.state import ExtendedState, Rolled
+from server.rules.questworlds.levels import Level, bump_up
+from server.rules.questworlds.outcome import outcome_for, simple_contest_result
 
 
 def resolve(state: ExtendedState, exchange: Rolled, actor_level: Level, defender_level: Level) -> ExchangeResult:

@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 from protocol.errors import Refused
-from server.rules.extended.levels import Level
-from server.rules.extended.ratings import Rating
+from server.rules.questworlds.levels import Level
+from server.rules.questworlds.ratings import Rating
 
 OUT_OF_PHASE = "rules/out_of_phase"
 OUT_OF_TURN = "rules/out_of_turn"

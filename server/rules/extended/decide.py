@@ -4,9 +4,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from protocol import extended as x
 from protocol.errors import FORBIDDEN, Refused
-from protocol.events import Declaration
+from protocol.rulesets import extended as x
 from server.engine.ruleset import Context
 from server.rules.extended import codes
 from server.rules.extended.apply import apply_exchange
@@ -66,7 +65,7 @@ def decide(state: ExtendedState, command: x.Command, ctx: Context) -> Sequence[x
             return [adjusted, *after_ap_change(state, [adjusted])]
 
 
-def check_declaration(state: ExtendedState, participant: str, payload: Declaration, ctx: Context) -> None:
+def check_declaration(state: ExtendedState, participant: str, payload: x.Intent, ctx: Context) -> None:
     """A sealed intent is checked when declared: a bid within the limits and ratings that parse."""
     if payload.bid is not None:
         check_bid(state, participant, payload.bid)
@@ -125,7 +124,7 @@ def _settle_if_nobody_may_spend(state: ExtendedState, rolled: list[x.Event]) -> 
 
 
 def _hero_point(state: ExtendedState, command: x.SpendHeroPoint | x.PassHeroPoint, ctx: Context) -> list[x.Event]:
-    from server.rules.extended.levels import bump_up
+    from server.rules.questworlds.levels import bump_up
 
     _known(state, command.contestant)
     _controls(ctx, command.contestant)

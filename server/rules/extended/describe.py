@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import assert_never
 
-from protocol import extended as x
+from protocol.rulesets import extended as x
 
 
 def describe_intent(intent: x.Intent) -> str:

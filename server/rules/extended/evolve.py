@@ -6,8 +6,8 @@ from typing import assert_never
 
 import msgspec
 
-from protocol import extended as x
 from protocol.events import Revealed
+from protocol.rulesets import extended as x
 from server.rules.extended.apply import may_spend
 from server.rules.extended.state import ExtendedState, Fighter, Rolled
 
@@ -30,7 +30,7 @@ def evolve(state: ExtendedState, event: x.Event | Revealed) -> ExtendedState:
             )
         case Revealed():
             intents = {p: x.Intent() for p in state.order}
-            intents.update({e.participant: e.payload for e in event.entries})
+            intents.update({e.participant: e.payload for e in event.entries if isinstance(e.payload, x.Intent)})
             return replace(state, intents=intents, phase="ready", turn=0, fighters=_switch(state, intents))
         case x.OrderSet():
             return replace(state, order=list(event.order))

@@ -15,7 +15,7 @@ from enum import StrEnum
 from fractions import Fraction
 from typing import assert_never
 
-from server.rules.extended.levels import BetterRoll, Level, compare_results
+from server.rules.questworlds.levels import BetterRoll, Level, compare_results
 
 HALF = Fraction(1, 2)
 

@@ -6,10 +6,10 @@ from collections.abc import Sequence
 
 import msgspec
 
-from protocol import extended as x
 from protocol.common import Seat
 from protocol.errors import Refused
 from protocol.events import Revealed
+from protocol.rulesets import extended as x
 from server.engine.ruleset import Ruleset, Window
 from server.rules.extended import codes
 from server.rules.extended.decide import check_declaration, decide
@@ -101,4 +101,6 @@ EXTENDED: Ruleset[ExtendedState] = Ruleset(
     is_checkpoint=is_checkpoint,
     describe=describe,
     concluded=concluded,
+    command_type=x.Command,
+    declaration_type=x.Intent,
 )

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import msgspec
 
-from protocol.extended import ActionKind, BetterRoll, ContestDecided, ExchangeApplied, Intent, Phase
+from protocol.rulesets.extended import ActionKind, BetterRoll, ContestDecided, ExchangeApplied, Intent, Phase
 
 
 class Fighter(msgspec.Struct, frozen=True):

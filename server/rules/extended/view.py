@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from protocol import extended as x
+from protocol.rulesets import extended as x
 from server.engine.ruleset import Viewer
 from server.rules.extended.state import ExtendedState, Fighter
 

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from protocol import extended as x
 from protocol.common import Actor
 from protocol.events import CloseDeclarations, Declare, Redo, Undo
+from protocol.rulesets import extended as x
 from protocol.views import ContestView
 from server.engine.ruleset import Viewer
 from server.engine.views import contest_view, viewer_for

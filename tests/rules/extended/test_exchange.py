@@ -7,7 +7,7 @@ from fractions import Fraction
 import pytest
 
 from server.rules.extended.exchange import ExchangeParty, ExchangeResult, Party, payment, resolve_exchange
-from server.rules.extended.levels import BetterRoll, Level
+from server.rules.questworlds.levels import BetterRoll, Level
 
 CRITICAL, SUCCESS, FAILURE, FUMBLE = Level.CRITICAL, Level.SUCCESS, Level.FAILURE, Level.FUMBLE
 ACTOR, DEFENDER = Party.ACTOR, Party.DEFENDER

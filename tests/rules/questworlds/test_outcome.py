@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from server.rules.extended.levels import BetterRoll, Level
-from server.rules.extended.outcome import (
+from server.rules.questworlds.levels import BetterRoll, Level
+from server.rules.questworlds.outcome import (
     Benefit,
     Consequence,
     Degree,

@@ -6,7 +6,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from server.rules.extended.ratings import Rating
+from server.rules.questworlds.ratings import Rating
 
 # written, tn, masteries, value, canonical form
 WRITTEN = [

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from server.rules.extended.levels import (
+from server.rules.questworlds.levels import (
     BetterRoll,
     Level,
     apply_masteries,

@@ -6,7 +6,7 @@ from dataclasses import dataclass
 from enum import IntEnum, StrEnum
 from typing import assert_never
 
-from server.rules.extended.levels import BetterRoll, Level, compare_results
+from server.rules.questworlds.levels import BetterRoll, Level, compare_results
 
 
 class Degree(IntEnum):
