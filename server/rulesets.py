@@ -8,8 +8,10 @@ from protocol import errors
 from protocol.errors import Refused
 from server.engine.ruleset import Ruleset
 from server.rules.extended.ruleset import EXTENDED
+from server.rules.karbon.ruleset import KARBON
 
-RULESETS: dict[str, Ruleset[Any]] = {r.name: r for r in [EXTENDED]}
+_PLAYED: list[Ruleset[Any]] = [EXTENDED, KARBON]
+RULESETS: dict[str, Ruleset[Any]] = {r.name: r for r in _PLAYED}
 
 
 def ruleset(name: str) -> Ruleset[Any]:

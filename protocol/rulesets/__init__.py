@@ -5,10 +5,10 @@ A ruleset adds its module here and its members to each union below (one line eac
 
 from __future__ import annotations
 
-from protocol.rulesets import extended
+from protocol.rulesets import extended, karbon
 
-Setup = extended.ExtendedSetup
-Declaration = extended.Intent
-RulesetEvent = extended.Event
-RulesetCommand = extended.Command
-RulesetView = extended.ExtendedView
+Setup = extended.ExtendedSetup | karbon.KarbonSetup
+Declaration = extended.Intent | karbon.Risk
+RulesetEvent = extended.Event | karbon.Event
+RulesetCommand = extended.Command | karbon.Command
+RulesetView = extended.ExtendedView | karbon.KarbonView

@@ -105,6 +105,8 @@ def create(ruleset: Ruleset[Any], contest_id: str, request: CreateContest, seed_
     ids = [s.id for s in request.seats]
     if len(set(ids)) != len(ids):
         raise Refused(errors.BAD_SETUP, "seats: seat ids must be unique")
+    if not isinstance(request.setup, ruleset.setup_type):
+        raise Refused(errors.BAD_SETUP, f"setup: a {ruleset.name} contest takes a {ruleset.name} setup")
     state = ruleset.initial(request.setup, request.seats)
     created = ContestCreated(
         ruleset=ruleset.name,
@@ -167,6 +169,8 @@ def decide(ruleset: Ruleset[S], contest: Contest[S], command: Command, ctx: Cont
             _gm_only(ctx, "conclude the contest")
             return [Pending(Concluded(seed=ctx.dice.revealed_seed()))]
         case _:
+            if ruleset.commands and not isinstance(command, ruleset.commands):
+                raise Refused(errors.UNKNOWN_MESSAGE, f"type: not a command of the {ruleset.name} ruleset")
             return [Pending(e) for e in ruleset.decide(contest.rules, command, ctx)]
 
 
@@ -187,6 +191,8 @@ def _declare(ruleset: Ruleset[S], contest: Contest[S], command: Declare, ctx: Co
         raise Refused(errors.NOT_EXPECTED, f"participant: {command.participant!r} is not expected to declare")
     if not ctx.may_act_for(command.participant):
         raise Refused(errors.NOT_YOUR_SEAT, f"participant: you do not control {command.participant!r}")
+    if ruleset.declarations and not isinstance(command.payload, ruleset.declarations):
+        raise Refused(errors.BAD_FIELD, f"payload: not a declaration of the {ruleset.name} ruleset")
     ruleset.check_declaration(contest.rules, command.participant, command.payload, ctx)
     salt = ctx.salt
     declared = Declared(

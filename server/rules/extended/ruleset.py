@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import get_args
 
 from protocol.common import Seat
 from protocol.errors import Refused
@@ -94,4 +95,6 @@ EXTENDED: Ruleset[ExtendedState] = Ruleset(
     check_declaration=check_declaration,
     is_checkpoint=is_checkpoint,
     describe=describe,
+    commands=get_args(x.Command),
+    declarations=(x.Intent,),
 )
