@@ -57,8 +57,9 @@ def window(state: KarbonState) -> Window | None:
 
 
 def is_checkpoint(event: k.Event | Revealed) -> bool:
-    """Undo steps back over whole table actions; only the sealed declaration is no stopping point."""
-    return not isinstance(event, Revealed)
+    """Every table action is a stopping point for undo, the revealed risk included: undoing a roll keeps
+    the risk the player declared before seeing the dice."""
+    return True
 
 
 def outcome(state: KarbonState) -> k.ContestConcluded | None:
