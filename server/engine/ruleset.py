@@ -90,3 +90,5 @@ class Ruleset(Generic[S]):
     # its commands and declarations (the members of the unions it plays); the engine refuses any other
     commands: tuple[type[Any], ...] = ()
     declarations: tuple[type[Any], ...] = ()
+    # the state once the GM has concluded the contest (e.g. a phase that says it is over)
+    concluded: Callable[[S], S] = lambda s: s

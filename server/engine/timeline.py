@@ -16,9 +16,13 @@ from protocol.events import (
     Redone,
     Revealed,
     Rewound,
+    SeatReissued,
     Undone,
 )
 from server.engine.ruleset import Ruleset
+
+ENGINE_EVENTS = (ContestCreated, Declared, Revealed, Undone, Rewound, Redone, Concluded, SeatReissued)
+"""The events the engine describes itself (every other event belongs to the ruleset)."""
 
 
 def describe(ruleset: Ruleset[Any], event: Event, actor: str) -> str:
@@ -45,6 +49,8 @@ def describe(ruleset: Ruleset[Any], event: Event, actor: str) -> str:
             return f"{actor} rewound to version {event.to_version}"
         case Redone():
             return f"{actor} redid {len(event.restored)} event(s)"
+        case SeatReissued():
+            return f"{actor} re-issued the invitation of {event.seat}: the older link no longer works"
         case Concluded():
             seed = "; the dice seed is revealed" if event.seed else ""
             return f"{actor} concluded the contest{seed}"

@@ -31,6 +31,8 @@ async def test_serve_prints_its_url_keeps_a_private_secret_and_answers_http(
     status, body = http_get(f"{server.http_url}/healthz")
     assert status == 200 and json.loads(body)["store"] == "ok"
     status, body = http_get(f"{server.http_url}/")
+    assert status == 200 and '<script type="module" src="/app.js">' in body
+    status, body = http_get(f"{server.http_url}/developers.html")
     assert status == 200 and "/ws" in body and "AgonClient.connect" in body
     status, body = http_get(f"{server.http_url}/schema.json")
     assert status == 200 and '"hello"' in body and '"extended.roll"' in body

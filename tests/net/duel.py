@@ -14,6 +14,7 @@ from protocol.events import (
     CreateContest,
     Declare,
     Redo,
+    ReissueSeat,
     Rewind,
     Undo,
 )
@@ -49,6 +50,7 @@ def every_command() -> list[Command]:
         Redo(),
         Rewind(to_version=2),
         Conclude(),
+        ReissueSeat(seat="ann"),
         x.SetOrder(order=["orc", "aria"]),
         x.ProposeBid(contestant="aria", bid=2),
         x.AcceptBid(contestant="aria"),

@@ -5,6 +5,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import get_args
 
+import msgspec
+
 from protocol.common import Seat
 from protocol.errors import Refused
 from protocol.events import Revealed
@@ -81,6 +83,10 @@ def outcome(state: ExtendedState) -> x.ContestDecided | None:
     return state.outcome
 
 
+def concluded(state: ExtendedState) -> ExtendedState:
+    return msgspec.structs.replace(state, phase="over", exchange=None)
+
+
 EXTENDED: Ruleset[ExtendedState] = Ruleset(
     name="extended",
     state_type=ExtendedState,
@@ -95,6 +101,7 @@ EXTENDED: Ruleset[ExtendedState] = Ruleset(
     check_declaration=check_declaration,
     is_checkpoint=is_checkpoint,
     describe=describe,
+    concluded=concluded,
     commands=get_args(x.Command),
     declarations=(x.Intent,),
 )
