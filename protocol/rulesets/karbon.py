@@ -403,6 +403,8 @@ class PendingView(msgspec.Struct, frozen=True):
 class KarbonView(msgspec.Struct, frozen=True, tag_field="type", tag="karbon.view"):
     agent: str
     name: str
+    played: bool  # a player seat plays the agent (else the GM does)
+    players_type_faces: bool
     fortune: int
     full_fortune: int
     injuries: list[str]

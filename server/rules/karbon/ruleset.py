@@ -42,6 +42,7 @@ def initial(setup: k.KarbonSetup, seats: Sequence[Seat]) -> KarbonState:
         hands_after=setup.hands_after,
         players_type_faces=setup.players_type_faces,
         dice={},
+        played=bool(players),
     )
 
 

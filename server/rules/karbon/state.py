@@ -63,6 +63,7 @@ class KarbonState(msgspec.Struct, frozen=True):
     hands_after: HandsAfter
     players_type_faces: bool
     dice: dict[str, Die]
+    played: bool = False  # a player seat plays the agent
     injuries: list[str] = []
     conditions: list[str] = []
     aftermaths: list[Aftermath] = []

@@ -38,6 +38,8 @@ def view(state: KarbonState, viewer: Viewer) -> k.KarbonView:
     return k.KarbonView(
         agent=state.agent,
         name=state.name,
+        played=state.played,
+        players_type_faces=state.players_type_faces,
         fortune=state.fortune,
         full_fortune=state.full_fortune,
         injuries=list(state.injuries),
