@@ -32,13 +32,15 @@ DESKTOP = {"width": 1280, "height": 900}
 PHONE = {"width": 390, "height": 844}
 
 
-@pytest.fixture(scope="session")
+# module-scoped: a running Playwright holds an event loop in this thread, which the asyncio tests that
+# follow the browser tests could not start under
+@pytest.fixture(scope="module")
 def playwright() -> Iterator[Playwright]:
     with sync_playwright() as running:
         yield running
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def browser(playwright: Playwright) -> Iterator[Browser]:
     assert Path(CHROMIUM).exists(), "tests/run installs chromium with apt"
     launched = playwright.chromium.launch(executable_path=CHROMIUM, args=ARGS)
