@@ -26,6 +26,7 @@ UNKNOWN_RULESET = "contest/unknown_ruleset"
 BAD_SETUP = "contest/bad_setup"
 READ_ONLY = "contest/read_only"  # an imported contest: it can be replayed, never changed
 NO_SUCH_SEAT = "contest/no_such_seat"
+FOREIGN = "contest/foreign_ruleset"  # a setup, command or declaration of another ruleset than the contest's
 
 # engine mechanics shared by every ruleset
 NO_WINDOW = "seal/no_window"

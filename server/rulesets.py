@@ -8,10 +8,11 @@ from protocol import errors
 from protocol.errors import Refused
 from server.engine.ruleset import Ruleset
 from server.rules.extended.ruleset import EXTENDED
+from server.rules.herowars.ruleset import HEROWARS
 from server.rules.karbon.ruleset import KARBON
 
-_PLAYED: list[Ruleset[Any]] = [EXTENDED, KARBON]
-RULESETS: dict[str, Ruleset[Any]] = {r.name: r for r in _PLAYED}
+ALL: list[Ruleset[Any]] = [EXTENDED, HEROWARS, KARBON]
+RULESETS: dict[str, Ruleset[Any]] = {r.name: r for r in ALL}
 
 
 def ruleset(name: str) -> Ruleset[Any]:

@@ -108,7 +108,7 @@ def create(ruleset: Ruleset[Any], contest_id: str, request: CreateContest, seed_
     if len(set(ids)) != len(ids):
         raise Refused(errors.BAD_SETUP, "seats: seat ids must be unique")
     if not isinstance(request.setup, ruleset.setup_type):
-        raise Refused(errors.BAD_SETUP, f"setup: a {ruleset.name} contest takes a {ruleset.name} setup")
+        raise Refused(errors.FOREIGN, f"setup: a {ruleset.name} contest needs a {_tag(ruleset.setup_type)} setup")
     state = ruleset.initial(request.setup, request.seats)
     created = ContestCreated(
         ruleset=ruleset.name,
@@ -180,9 +180,14 @@ def decide(ruleset: Ruleset[S], contest: Contest[S], command: Command, ctx: Cont
                 )
             return [Pending(SeatReissued(seat=command.seat, generation=contest.generation(command.seat) + 1))]
         case _:
-            if ruleset.commands and not isinstance(command, ruleset.commands):
-                raise Refused(errors.UNKNOWN_MESSAGE, f"type: not a command of the {ruleset.name} ruleset")
+            if not isinstance(command, ruleset.command_type):
+                raise Refused(errors.FOREIGN, f"type: {_tag(type(command))} is not a command of {ruleset.name}")
             return [Pending(e) for e in ruleset.decide(contest.rules, command, ctx)]
+
+
+def _tag(struct: type[Any]) -> str:
+    config = getattr(struct, "__struct_config__", None)
+    return str(config.tag) if config is not None else struct.__name__
 
 
 def _gm_only(ctx: Context, what: str) -> None:
@@ -202,8 +207,8 @@ def _declare(ruleset: Ruleset[S], contest: Contest[S], command: Declare, ctx: Co
         raise Refused(errors.NOT_EXPECTED, f"participant: {command.participant!r} is not expected to declare")
     if not ctx.may_act_for(command.participant):
         raise Refused(errors.NOT_YOUR_SEAT, f"participant: you do not control {command.participant!r}")
-    if ruleset.declarations and not isinstance(command.payload, ruleset.declarations):
-        raise Refused(errors.BAD_FIELD, f"payload: not a declaration of the {ruleset.name} ruleset")
+    if not isinstance(command.payload, ruleset.declaration_type):
+        raise Refused(errors.FOREIGN, f"payload: {_tag(type(command.payload))} is not a declaration of {ruleset.name}")
     ruleset.check_declaration(contest.rules, command.participant, command.payload, ctx)
     salt = ctx.salt
     declared = Declared(

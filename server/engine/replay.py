@@ -59,7 +59,7 @@ def replay(ruleset: Ruleset[Any], envelopes: Sequence[Envelope], viewer: Viewer,
             at_target = contest
         event: Event | None = event_for(envelope, viewer).event
         if before is not None and not isinstance(event, ENGINE_EVENTS):
-            event = ruleset.redact(before, event, viewer)  # type: ignore[arg-type]
+            event = ruleset.redact(before, event, viewer)
         if event is None:
             continue
         kind = str(type(event).__struct_config__.tag)

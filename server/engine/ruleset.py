@@ -74,21 +74,22 @@ class Ruleset(Generic[S]):
     name: str
     state_type: type[S]
     setup_type: type[Any]
-    # a ruleset's functions take its own members of the unions (its setup, commands, events, declaration)
-    initial: Callable[[Any, Sequence[Seat]], S]  # raises Refused on a bad setup
+    # The engine hands a ruleset only its own setup, commands, declarations and events (its ``setup_type``,
+    # ``command_type`` and ``declaration_type``), so those parameters are typed by each ruleset.
+    initial: Callable[[Any, Sequence[Seat]], S]  # its setup; raises Refused on a bad setup
     start: Callable[[S], Sequence[RulesetEvent]]  # events that open the contest
-    decide: Callable[[S, Any, Context], Sequence[RulesetEvent]]
-    evolve: Callable[[S, Any], S]  # one of its events, or a reveal
+    decide: Callable[[S, Any, Context], Sequence[RulesetEvent]]  # one of its commands
+    evolve: Callable[[S, Any], S]  # one of its events, or a reveal of its declarations
     view: Callable[[S, Viewer], Any]
     outcome: Callable[[S], Any]
     window: Callable[[S], Window | None]
-    check_declaration: Callable[[S, str, Any, Context], None]  # raises Refused
+    check_declaration: Callable[[S, str, Any, Context], None]  # one of its declarations; raises Refused
     is_checkpoint: Callable[[Any], bool]  # a ruleset event or a reveal
     describe: Callable[[Any], str]  # a human-readable line for a ruleset event or a sealed payload
     # what an event may show a viewer who may see the event: secrets in public events are removed here
-    redact: Callable[[S, RulesetEvent, Viewer], RulesetEvent | None] = lambda s, e, v: e
-    # its commands and declarations (the members of the unions it plays); the engine refuses any other
-    commands: tuple[type[Any], ...] = ()
-    declarations: tuple[type[Any], ...] = ()
+    redact: Callable[[S, Any, Viewer], RulesetEvent | None] = lambda s, e, v: e
+    # the ruleset's own commands and sealed declarations (unions of its types): the engine refuses others
+    command_type: Any = object
+    declaration_type: Any = object
     # the state once the GM has concluded the contest (e.g. a phase that says it is over)
     concluded: Callable[[S], S] = lambda s: s

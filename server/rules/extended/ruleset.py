@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import get_args
 
 import msgspec
 
@@ -102,6 +101,6 @@ EXTENDED: Ruleset[ExtendedState] = Ruleset(
     is_checkpoint=is_checkpoint,
     describe=describe,
     concluded=concluded,
-    commands=get_args(x.Command),
-    declarations=(x.Intent,),
+    command_type=x.Command,
+    declaration_type=x.Intent,
 )

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import get_args
 
 from protocol.common import Seat
 from protocol.errors import Refused
@@ -81,6 +80,6 @@ KARBON: Ruleset[KarbonState] = Ruleset(
     check_declaration=check_declaration,
     is_checkpoint=is_checkpoint,
     describe=describe,
-    commands=get_args(k.Command),
-    declarations=(k.Risk,),
+    command_type=k.Command,
+    declaration_type=k.Risk,
 )
