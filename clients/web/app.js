@@ -157,8 +157,8 @@ function NewContest() {
         <${Select} label="Ruleset" name="ruleset" value=${name} onChange=${choose} options=${all.map((r) => [r.name, r.label])} hint=${panels.summary ?? ""} />
         <${Field} label="Title" name="title" value=${title} onInput=${setTitle} hint="Shown to everyone (optional)." testid="title" />
         <${Select} label="Dice" name="dice" value=${dice} onChange=${setDice}
-          options=${[["server", "server dice: rolled and committed by the server"], ["physical", "physical dice: faces typed in from the table"]]}
-          hint="Server dice can be verified by anyone once the contest is concluded." />
+          options=${[["server", "server dice"], ["physical", "physical dice"]]}
+          hint=${dice === "server" ? "Rolled by the server, committed in advance, verifiable by anyone once the contest is concluded." : "Rolled at the table; the GM types in the faces."} />
       </div>
       <${SetupForm} setup=${setup} onChange=${setSetup} errors=${errors} />
       ${problem && html`<p class="refusal" role="alert" data-testid="create-error">${explain(problem)}</p>`}
@@ -182,7 +182,7 @@ function useContest(token) {
         onChange: () => setTick((t) => t + 1),
         onNotice: (notice) => {
           if (!notices.current.some((n) => n.version === notice.version && n.kind === notice.kind)) {
-            notices.current = [...notices.current, notice].slice(-300);
+            notices.current = [...notices.current, notice].sort((a, b) => a.version - b.version).slice(-300);
           }
           setTick((t) => t + 1);
         },
@@ -235,7 +235,7 @@ function Contest({ token }) {
   return html`<div class=${`contest role-${role}`}>
     <header class="topbar">
       <a href="#" class="brand">Agon</a>
-      <div class="title"><h1>${view.title || view.contest}</h1><span class="who" data-testid="role">${who}</span></div>
+      <div class="title"><h1>${view.title || "Untitled contest"}</h1><span class="who" data-testid="role">${who}</span></div>
       <${ConnectionBadge} state=${link.state} />
     </header>
     <main id="main" class="columns">

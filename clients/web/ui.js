@@ -167,7 +167,7 @@ export function ApChart({ points, names }) {
     const options = {
       width: width(),
       height: 180,
-      scales: { x: { time: false, range: (u, min, max) => [0, Math.max(max, 1)] } },
+      scales: { x: { time: false, auto: false, range: () => [0, Math.max(1, ...points.map((p) => p.x))] } },
       axes: [
         { label: "exchange", stroke: "#333", incrs: [1, 2, 5, 10, 20, 50, 100] },
         { label: "AP", stroke: "#333", incrs: [1, 2, 5, 10, 20, 50, 100] },

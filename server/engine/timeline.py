@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from protocol.common import AUDITOR, SPECTATOR
 from protocol.events import (
     Concluded,
     ContestCreated,
@@ -50,7 +51,11 @@ def describe(ruleset: Ruleset[Any], event: Event, actor: str) -> str:
         case Redone():
             return f"{actor} redid {len(event.restored)} event(s)"
         case SeatReissued():
-            return f"{actor} re-issued the invitation of {event.seat}: the older link no longer works"
+            if event.seat == AUDITOR:
+                again = "" if event.generation == 1 else " (the older auditor link no longer works)"
+                return f"{actor} issued an auditor link{again}"
+            whose = "the spectators" if event.seat == SPECTATOR else event.seat
+            return f"{actor} issued a new link for {whose}: the older one no longer works"
         case Concluded():
             seed = "; the dice seed is revealed" if event.seed else ""
             return f"{actor} concluded the contest{seed}"

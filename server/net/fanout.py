@@ -93,7 +93,24 @@ class ContestFeed:
         self._rules, self._state = await self._service.load(self.contest)
         self._folding = self._state
         self._remember(self._state)
+        await self._recall()
         self._task = asyncio.get_running_loop().create_task(self._run(), name=f"feed:{self.contest}")
+
+    async def _recall(self) -> None:
+        """Keep the log's recent events, so a viewer who arrives later gets the story so far as notices."""
+        if self._state.version > (self._recent.maxlen or 0):
+            return
+        records = await self._store.read(self.contest, 0, limit=self._state.version)
+        contest: Contest[Any] | None = None
+        for record in records:
+            envelope = decode(record.data, Envelope)
+            before = (
+                contest.rules
+                if contest is not None
+                else self._rules.initial(self._state.created.setup, self._state.created.seats)
+            )
+            contest = fold(self._rules, [envelope], contest)
+            self._recent.append((envelope, before))
 
     async def stop(self) -> None:
         if self._task is not None:
@@ -265,6 +282,9 @@ class ContestFeed:
                 seats=list(seats) if viewer.omniscient else None,
             )
             follower.send(encode(welcome))
+            told = [(e, before) for e, before in self._recent if e.version <= self._state.version]
+            for frame in self._notices(told, viewer):
+                follower.send(frame)
         else:
             old = view_doc(self._rules, base, viewer)
             welcome = Welcome(

@@ -32,8 +32,8 @@ DESKTOP = {"width": 1280, "height": 900}
 PHONE = {"width": 390, "height": 844}
 
 
-# module-scoped: a running Playwright holds an event loop in this thread, which the asyncio tests that
-# follow the browser tests could not start under
+# Module-scoped: Playwright's sync API keeps an event loop running while it is started, which the asyncio
+# tests that follow must not find.
 @pytest.fixture(scope="module")
 def playwright() -> Iterator[Playwright]:
     with sync_playwright() as running:

@@ -185,3 +185,10 @@ def test_a_contest_is_created_played_and_watched_in_browsers(agon_server: Server
     expect(gm.get_by_role("heading", name=re.compile("Version 5 of"))).to_be_visible()
     assert_accessible(gm, "replay viewer")
     screenshot(gm, "replay")
+
+    # the start page lists the contest created from this browser, with its state
+    gm.goto(f"{server.http_url}/")
+    mine = gm.locator(".my-contests li", has_text="Duel at the bridge")
+    expect(mine).to_contain_text("The contest is over")
+    expect(mine).to_contain_text(re.compile(r"version \d+"))
+    assert_accessible(gm, "start page with my contests")
