@@ -11,9 +11,9 @@ from pathlib import Path
 import pytest
 
 from clients.python.client import AgonClient, Refusal
-from protocol import extended as x
 from protocol.events import Conclude, Declare
 from protocol.messages import Follow
+from protocol.rulesets import extended as x
 from tests.e2e.conftest import AGON, SECRET, ServerFactory
 from tests.net.duel import duel
 

@@ -12,9 +12,9 @@ import pytest
 from websockets.asyncio.client import connect
 
 from clients.python.client import AgonClient, Refusal
-from protocol import extended as x
 from protocol.events import Declare, Undo
 from protocol.messages import Follow
+from protocol.rulesets import extended as x
 from tests.e2e.conftest import ServerFactory
 from tests.net.duel import ARIA_WINS, duel
 

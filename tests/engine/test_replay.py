@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import pytest
 
-from protocol import extended as x
 from protocol.common import AUDITOR, SPECTATOR
 from protocol.events import Declare, ReissueSeat, Rewind, Undo
+from protocol.rulesets import extended as x
 from server.engine.replay import replay, replay_viewer
 from tests.engine.table import ANN, BOB, GM, RULES, Table, duel
 
