@@ -148,8 +148,8 @@ class ChooseBreak(_Msg, frozen=True, tag="karbon.choose_break"):
 
     choice: BreakChoice
     option: FootingOption | None = None
-    dice: list[str] = []
-    reserve: list[str] = []
+    dice: list[str] | None = None
+    reserve: list[str] | None = None
 
 
 class ChooseGlitch(_Msg, frozen=True, tag="karbon.choose_glitch"):
@@ -158,7 +158,7 @@ class ChooseGlitch(_Msg, frozen=True, tag="karbon.choose_glitch"):
 
     choice: GlitchChoice
     option: SideSwipedOption | None = None
-    dice: list[str] = []
+    dice: list[str] | None = None
 
 
 class NarratorOption(_Msg, frozen=True, tag="karbon.narrator_option"):

@@ -36,7 +36,7 @@ def choose_break(state: KarbonState, command: k.ChooseBreak, contest: Running) -
     effects: list[k.Event]
     match command.choice:
         case "security":
-            _no_extras(command.option, command.dice, command.reserve)
+            _no_extras(command.option, command.dice or [], command.reserve or [])
             if contest.peril == 0:
                 raise Refused(codes.NO_PERIL, "choice: the contest has no peril die to remove")
             effects = [k.PerilChanged(peril=contest.peril - 1, reason="a break: security")]
@@ -47,7 +47,7 @@ def choose_break(state: KarbonState, command: k.ChooseBreak, contest: Running) -
         case "advantage":
             if command.option is not None:
                 raise Refused(codes.BAD_CHOICE, "option: advantage has no option; name dice and reserve")
-            effects = _trade(state, command.dice, command.reserve)
+            effects = _trade(state, command.dice or [], command.reserve or [])
     return settle(state, [chosen, *effects])
 
 
@@ -59,7 +59,7 @@ def _footing(state: KarbonState, contest: Running, command: k.ChooseBreak) -> li
             held = contest.chips["narrator"]
             return [k.ChipsChanged(side="narrator", pile="hand", delta=-held, why="a break: footing")] if held else []
         case "dice":
-            return _gift(state, command.dice, "a break: footing")
+            return _gift(state, command.dice or [], "a break: footing")
         case None:
             raise Refused(codes.BAD_CHOICE, "option: footing needs 'discard' (the narrator's chips) or 'dice'")
 
@@ -111,7 +111,7 @@ def choose_glitch(state: KarbonState, command: k.ChooseGlitch, contest: Running)
                 else []
             )
         case "dice":
-            effects = _gift(state, command.dice, "a glitch: side-swiped")
+            effects = _gift(state, command.dice or [], "a glitch: side-swiped")
         case None:
             raise Refused(codes.BAD_CHOICE, "option: side-swiped needs 'chips' or 'dice'")
     return settle(state, [chosen, k.WinErased(), *effects])
