@@ -9,8 +9,9 @@ from protocol.errors import Refused
 from server.engine.ruleset import Ruleset
 from server.rules.extended.ruleset import EXTENDED
 from server.rules.herowars.ruleset import HEROWARS
+from server.rules.karbon.ruleset import KARBON
 
-ALL: list[Ruleset[Any]] = [EXTENDED, HEROWARS]
+ALL: list[Ruleset[Any]] = [EXTENDED, HEROWARS, KARBON]
 RULESETS: dict[str, Ruleset[Any]] = {r.name: r for r in ALL}
 
 

@@ -7,6 +7,7 @@ import * as memory from "./store.js";
 import { ActionButton, ApChart, ConnectionBadge, Field, Invitation, Log, Select, explain } from "./ui.js";
 import { ruleset, rulesets } from "./rules/registry.js";
 import "./rules/extended.js";
+import "./rules/karbon.js";
 
 const SPECTATOR = "~spectator";
 const AUDITOR = "~auditor";
@@ -251,7 +252,7 @@ function Contest({ token }) {
           <${Actions} view=${view} me=${me} act=${act} />
           ${role === "gm" && html`<${EngineControls} view=${view} act=${act} token=${token} />`}
         </section>`}
-        <section class="panel"><${ApChart} points=${points} names=${names} /></section>
+        ${panels.chartPoint(view) !== null && html`<section class="panel"><${ApChart} points=${points} names=${names} /></section>`}
       </div>
       <div class="column side-column">
         ${role === "gm" && html`<${Invitations} view=${view} link=${link} />`}
@@ -302,7 +303,7 @@ function Invitations({ view, link }) {
   const [extra, setExtra] = useState({});
   const seats = (link.welcome.seats ?? []).filter((s) => s.role === "player");
   const names = Object.fromEntries((entry?.seats ?? []).map((s) => [s.id, s.name]));
-  const contestantNames = Object.fromEntries(view.rules.contestants.map((c) => [c.id, c.name]));
+  const contestantNames = Object.fromEntries((view.rules.contestants ?? []).map((c) => [c.id, c.name]));
   const tokenOf = (seat) => extra[seat] ?? (seat === SPECTATOR ? entry?.invitations.spectator : entry?.invitations.seats[seat]);
   const reissue = async (seat) => {
     const invited = await link.request({ type: "invite", contest: view.contest, seat });

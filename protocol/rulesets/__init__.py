@@ -5,10 +5,10 @@ A ruleset adds its module here and its members to each union below (one line eac
 
 from __future__ import annotations
 
-from protocol.rulesets import extended, herowars
+from protocol.rulesets import extended, herowars, karbon
 
-Setup = extended.ExtendedSetup | herowars.HerowarsSetup
-Declaration = extended.Intent | herowars.Intent
-RulesetEvent = extended.Event | herowars.Event
-RulesetCommand = extended.Command | herowars.Command
-RulesetView = extended.ExtendedView | herowars.HerowarsView
+Setup = extended.ExtendedSetup | herowars.HerowarsSetup | karbon.KarbonSetup
+Declaration = extended.Intent | herowars.Intent | karbon.Risk
+RulesetEvent = extended.Event | herowars.Event | karbon.Event
+RulesetCommand = extended.Command | herowars.Command | karbon.Command
+RulesetView = extended.ExtendedView | herowars.HerowarsView | karbon.KarbonView

@@ -1,0 +1,1 @@
+"""The `karbon` ruleset: Karbon dice-pool contests, one log per scene (seed 004, RULES.md §4)."""

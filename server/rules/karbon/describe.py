@@ -1,0 +1,84 @@
+"""Human-readable lines for a Karbon scene's events and the sealed risk (notices, replays)."""
+
+from __future__ import annotations
+
+from typing import assert_never
+
+from protocol.rulesets import karbon as k
+
+
+def _dice(dice: list[str]) -> str:
+    return ", ".join(dice) if dice else "no dice"
+
+
+def _rolled(dice: list[k.RolledDie]) -> str:
+    return " ".join(f"{d.die}={d.face}" for d in dice) or "no dice"
+
+
+def describe(event: k.Event | k.Risk) -> str:
+    match event:
+        case k.Risk():
+            move = f": “{event.move}”" if event.move else ""
+            return ("all on the line" if event.all_in else "no risk") + move
+        case k.SceneStarted():
+            return f"the scene begins: {len(event.pool)} dice in the main pool, {len(event.reserve)} in the reserve"
+        case k.ContestStarted():
+            sudden = "sudden death " if event.sudden_death else ""
+            return (
+                f"{sudden}contest {event.contest}: “{event.goal}” with {event.ability} {event.level}; "
+                f"challenge {event.challenge}, {event.consequence} win(s) needed, peril {event.peril}"
+            )
+        case k.HandsDrawn():
+            return f"hands drawn: the agent takes {_dice(event.agent)}; the narrator takes {_dice(event.narrator)}"
+        case k.DiceMoved():
+            return f"{_dice(event.dice)} to the {event.to} ({event.why})"
+        case k.ChallengeChanged():
+            return f"the challenge is now {event.challenge}" + (f": {event.reason}" if event.reason else "")
+        case k.PerilChanged():
+            return f"the peril is now {event.peril}" + (f": {event.reason}" if event.reason else "")
+        case k.RoundStarted():
+            return f"round {event.round} begins"
+        case k.RoundRolled():
+            winner = "a tie in hits" if event.winner is None else f"the {event.winner} wins"
+            opening = "" if event.opening is None else f"; the {event.opening} offers an opening"
+            extra = ""
+            if event.risk:
+                extra += f"; risk {' '.join(map(str, event.risk))}"
+            if event.peril:
+                extra += f"; peril {' '.join(map(str, event.peril))}"
+            return (
+                f"round {event.round}: agent {_rolled(event.agent)} ({event.agent_hits} hits), "
+                f"narrator {_rolled(event.narrator)} ({event.narrator_hits} hits): {winner}{opening}{extra}"
+            )
+        case k.ChipsChanged():
+            verb = "gains" if event.delta > 0 else "loses"
+            pile = "in hand" if event.pile == "hand" else "on its stack"
+            return f"the {event.side} {verb} {abs(event.delta)} chip(s) {pile} ({event.why})"
+        case k.StackPaidOut():
+            mark = "a win (X)" if event.payout == "break" else "a loss (O)"
+            return f"the {event.side}'s stack reaches five: a {event.payout}, marking {mark}"
+        case k.TestEnded():
+            return f"the {event.side} ends its test"
+        case k.BreakChosen():
+            option = f" ({event.option})" if event.option else ""
+            return f"the break: {event.choice}{option}"
+        case k.GlitchChosen():
+            option = f" ({event.option})" if event.option else ""
+            return f"the glitch: {event.choice}{option}"
+        case k.NarratorOptionChosen():
+            label = f": {event.label}" if event.label else ""
+            return f"the narrator picks {event.option}{label}"
+        case k.WinErased():
+            return "a win (X) is erased from the victory track"
+        case k.ContestConcluded():
+            fortune = (
+                "" if event.fortune == event.fortune_before else f"; Fortune {event.fortune_before} → {event.fortune}"
+            )
+            return f"contest {event.contest} is over: {event.outcome} ({event.wins} X, {event.losses} O){fortune}"
+        case k.AftermathChosen():
+            return "the agent suffers " + ("a Blackout" if event.aftermath == "blackout" else "a Moment of Madness")
+        case k.FortuneAdjusted():
+            sign = "+" if event.delta > 0 else ""
+            return f"the GM adjusts Fortune by {sign}{event.delta}: {event.reason}"
+        case _:
+            assert_never(event)

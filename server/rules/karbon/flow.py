@@ -1,0 +1,83 @@
+"""What follows by itself once the table has acted: a side with nothing to stack ends its test, an ended
+test starts the next round, a full victory track concludes the contest (with the Fortune rule)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from protocol.rulesets import karbon as k
+from server.rules.karbon.dice import STACK
+from server.rules.karbon.evolve import evolve
+from server.rules.karbon.state import KarbonState, Running
+
+
+def after(state: KarbonState, events: Sequence[k.Event]) -> KarbonState:
+    for event in events:
+        state = evolve(state, event)
+    return state
+
+
+def settle(state: KarbonState, events: Sequence[k.Event]) -> list[k.Event]:
+    """``events`` and whatever follows from them by the rules alone."""
+    out = list(events)
+    state = after(state, events)
+    while True:
+        following = _next(state)
+        if not following:
+            return out
+        out.extend(following)
+        state = after(state, following)
+
+
+def _next(state: KarbonState) -> list[k.Event]:
+    contest = state.contest
+    if contest is None or not contest.drawn or contest.waiting:
+        return []
+    if len(contest.track) >= contest.consequence:
+        return conclude(state, contest)
+    if not contest.rolled:
+        return []
+    idle = [side for side in contest.stacking if contest.chips[side] == 0]
+    if idle:
+        return [k.TestEnded(side=side) for side in idle]
+    if not contest.stacking:
+        return [k.RoundStarted(round=contest.round + 1)]
+    return []
+
+
+def onto_stack(side: k.Side, chips: int, stack: int, why: str) -> list[k.Event]:
+    """Chips placed on a stack one by one: each time it reaches five it pays out and empties."""
+    out: list[k.Event] = []
+    payout: k.Payout = "break" if side == "agent" else "glitch"
+    while chips > 0:
+        placed = min(chips, STACK - stack)
+        out.append(k.ChipsChanged(side=side, pile="stack", delta=placed, why=why))
+        chips -= placed
+        stack += placed
+        if stack == STACK:
+            out.append(k.StackPaidOut(side=side, payout=payout))
+            stack = 0
+    return out
+
+
+def conclude(state: KarbonState, contest: Running) -> list[k.Event]:
+    wins = contest.track.count("X")
+    losses = contest.track.count("O")
+    outcome: k.Outcome = "won" if wins > losses else "lost" if losses > wins else "unclear"
+    fortune = state.fortune
+    if fortune == 0:
+        fortune = state.full_fortune + (1 if outcome == "won" else 0)
+    hands = state.ids("agent") + state.ids("narrator")
+    out: list[k.Event] = [
+        k.ContestConcluded(
+            contest=contest.number,
+            wins=wins,
+            losses=losses,
+            outcome=outcome,
+            fortune_before=state.fortune,
+            fortune=fortune,
+        )
+    ]
+    if hands:
+        out.append(k.DiceMoved(dice=hands, to=state.hands_after, why="the contest is over"))
+    return out

@@ -1,0 +1,187 @@
+"""Conformance strategy of ``karbon``: a scene of contests around one agent, with server or physical dice.
+
+After every event the twenty dice are all still there, each in one place, and no chip count, stack or
+Fortune is negative.
+"""
+
+from __future__ import annotations
+
+from hypothesis import strategies as st
+
+from protocol.common import Seat
+from protocol.events import Command, CreateContest, Declare, RulesetEvent
+from protocol.rulesets import karbon as k
+from server.rules.karbon.dice import STACK, result, scene_dice
+from server.rules.karbon.state import KarbonState
+from server.rules.karbon.view import phase
+from tests.conformance.kit import Table, sealed_text
+
+SIDES: list[k.Side] = ["agent", "narrator"]
+EVERY_DIE = {d.id: d.sides for d in [*scene_dice()[0], *scene_dice()[1]]}
+
+
+@st.composite
+def _setup(draw: st.DrawFn) -> CreateContest:
+    played = draw(st.booleans())  # else the GM runs the agent
+    return CreateContest(
+        ruleset="karbon",
+        setup=k.KarbonSetup(
+            agent="vera",
+            name="Vera",
+            fortune=draw(st.integers(0, 2)),
+            draw=draw(st.sampled_from(["random", "choose"])),
+            hands_after=draw(st.sampled_from(["spent", "pool"])),
+            players_type_faces=draw(st.booleans()),
+        ),
+        seats=[Seat("gm", "gm"), Seat("ann", "player", ["vera"] if played else [])],
+        dice=draw(st.sampled_from(["server", "physical"])),
+    )
+
+
+def setups() -> st.SearchStrategy[CreateContest]:
+    return _setup()
+
+
+def _some(ids: list[str], most: int) -> st.SearchStrategy[list[str]]:
+    """A few of ``ids`` (or, now and then, a die from nowhere)."""
+    return st.lists(st.sampled_from([*ids, "d6-99"]), max_size=most, unique=True)
+
+
+@st.composite
+def _roll(draw: st.DrawFn, state: KarbonState, physical: bool) -> k.Roll:
+    contest = state.contest
+    if not physical or contest is None:
+        return k.Roll() if draw(st.integers(0, 5)) else k.Roll(faces={"d6-1": 1})
+    hand = [*state.at("agent"), *state.at("narrator")]
+    # mostly hits, so stacks fill and pay out within a short run
+    faces = {d.id: draw(st.integers(1, 3) | st.integers(1, d.sides)) for d in hand}
+    if hand and not draw(st.integers(0, 7)):
+        faces[hand[0].id] = hand[0].sides + 1  # not a face of that die
+    risk = [draw(st.integers(1, 8)) for _ in range(3)] if contest.all_in else None
+    peril = [draw(st.integers(1, 3) | st.integers(1, 8)) for _ in range(contest.peril)] or None
+    hits = sum(1 for f in risk or [] if result(f) == "hit")
+    pool = state.ids("pool")
+    drawn = pool[: min(hits, len(pool))] if contest.all_in else None
+    return k.Roll(faces=faces, risk=risk, peril=peril, drawn=drawn)
+
+
+def _start() -> st.SearchStrategy[Command]:
+    return st.builds(
+        k.StartContest,
+        goal=st.just("cross the yard"),
+        ability=st.just("Stealth"),
+        level=st.integers(0, 6),
+        challenge=st.integers(0, 3),
+        consequence=st.integers(0, 2),
+        peril=st.integers(0, 3),
+        injuries=st.integers(0, 1),
+    )
+
+
+def commands(table: Table) -> st.SearchStrategy[Command]:
+    state: KarbonState = table.state
+    contest = state.contest
+    pool, reserve = state.ids("pool"), state.ids("reserve")
+    agent, narrator = state.ids("agent"), state.ids("narrator")
+    noise: list[st.SearchStrategy[Command]] = [
+        _start(),
+        st.builds(k.ChangePeril, peril=st.integers(-1, 3)),
+        st.builds(k.ChangeChallenge, challenge=st.integers(0, 5), dice=st.none() | _some(pool + narrator, 3)),
+        st.builds(
+            k.Adjust,
+            target=st.sampled_from(["agent_hand", "agent_stack", "narrator_hand", "narrator_stack", "fortune"]),
+            delta=st.integers(-3, 3),
+            reason=st.sampled_from(["a correction", " "]),
+        ),
+        st.builds(k.Stack, side=st.sampled_from(SIDES), chips=st.integers(0, 6)),
+        st.builds(k.EndTest, side=st.sampled_from(SIDES)),
+        st.just(k.SuddenDeath()),
+        st.builds(k.ChooseAftermath, aftermath=st.sampled_from(["blackout", "madness"])),
+        st.builds(k.DrawHands, agent=_some(pool, 3), narrator=_some(pool, 3)),
+        st.builds(k.ChooseBreak, choice=st.sampled_from(["security", "footing", "advantage"])),
+    ]
+    # legal moves for the phase, and now and then anything at all (mostly refused)
+    options: list[st.SearchStrategy[Command]] = []
+    match phase(state):
+        case "between":
+            options += [_start()] * 6
+        case "drawing":
+            assert contest is not None
+            take = min(contest.level, len(pool))
+            rest = pool[take:]
+            fair = k.DrawHands(agent=pool[:take], narrator=rest[: min(contest.challenge, len(rest))])
+            options += [st.just(fair)] * 6
+        case "declaring":
+            declare = st.sampled_from(["vera", "nobody"]).flatmap(
+                lambda p: st.builds(
+                    Declare, participant=st.just(p), payload=st.builds(k.Risk, move=st.just(sealed_text(table, p)))
+                )
+            )
+            options += [declare] * 6
+        case "ready":
+            options += [_roll(state, table.dice == "physical")] * 6
+        case "test":
+            assert contest is not None
+            options += _test(state, agent, narrator, reserve) * 3
+        case "aftermath":
+            options += [st.builds(k.ChooseAftermath, aftermath=st.sampled_from(["blackout", "madness"]))] * 4
+    return st.one_of([*options, st.one_of(noise)])
+
+
+def _test(
+    state: KarbonState, agent: list[str], narrator: list[str], reserve: list[str]
+) -> list[st.SearchStrategy[Command]]:
+    contest = state.contest
+    assert contest is not None
+    if contest.waiting:
+        first = contest.waiting[0]
+        if first.payout == "break":
+            return [
+                st.just(k.ChooseBreak(choice="security")),
+                st.builds(
+                    k.ChooseBreak,
+                    choice=st.just("footing"),
+                    option=st.sampled_from(["discard", "dice"]),
+                    dice=st.just(narrator[:2]),
+                ),
+                st.builds(k.ChooseBreak, choice=st.just("advantage"), dice=_some(agent, 3), reserve=_some(reserve, 3)),
+            ]
+        if first.choice is None:
+            return [
+                st.builds(k.ChooseGlitch, choice=st.sampled_from(["hurt", "plans"])),
+                st.builds(
+                    k.ChooseGlitch,
+                    choice=st.just("side_swiped"),
+                    option=st.sampled_from(["chips", "dice"]),
+                    dice=st.just(narrator[:2]),
+                ),
+            ]
+        named = state.ids("pool")[:2] if state.draw == "choose" else None
+        return [
+            st.builds(
+                k.NarratorOption, option=st.sampled_from(["injury", "condition", "peril"]), label=st.just("hurt")
+            ),
+            st.builds(k.NarratorOption, option=st.just("dice"), dice=st.just(named) | st.none()),
+        ]
+    held = [k.Stack(side=side, chips=contest.chips[side]) for side in contest.stacking]
+    return [
+        *[st.just(stack) for stack in held],
+        st.builds(k.Stack, side=st.sampled_from(contest.stacking or SIDES), chips=st.integers(1, 5)),
+        st.builds(k.EndTest, side=st.sampled_from(contest.stacking or SIDES)),
+    ]
+
+
+def check_event(before: KarbonState, event: RulesetEvent, after: KarbonState) -> None:
+    """The scene's twenty dice are conserved, each in one place; no chip count is negative."""
+    if not isinstance(event, k.SceneStarted):
+        assert {d.id: d.sides for d in after.dice.values()} == {d.id: d.sides for d in before.dice.values()}
+    assert {d.id: d.sides for d in after.dice.values()} == EVERY_DIE, event
+    assert all(d.id == key for key, d in after.dice.items())
+    assert after.fortune >= 0, event
+    contest = after.contest
+    if contest is not None:
+        for side in SIDES:
+            assert contest.chips[side] >= 0, (event, contest.chips)
+            assert 0 <= contest.stacks[side] <= STACK, (event, contest.stacks)
+        assert contest.peril >= 0 and contest.challenge >= 1
+        assert len(contest.track) <= contest.consequence
