@@ -8,8 +8,10 @@ from protocol import errors
 from protocol.errors import Refused
 from server.engine.ruleset import Ruleset
 from server.rules.extended.ruleset import EXTENDED
+from server.rules.scored.ruleset import SCORED
 
-RULESETS: dict[str, Ruleset[Any]] = {r.name: r for r in [EXTENDED]}
+_LIST: list[Ruleset[Any]] = [EXTENDED, SCORED]
+RULESETS: dict[str, Ruleset[Any]] = {r.name: r for r in _LIST}
 
 
 def ruleset(name: str) -> Ruleset[Any]:

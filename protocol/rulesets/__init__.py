@@ -5,10 +5,10 @@ A ruleset adds its module here and its members to each union below (one line eac
 
 from __future__ import annotations
 
-from protocol.rulesets import extended
+from protocol.rulesets import extended, scored
 
-Setup = extended.ExtendedSetup
-Declaration = extended.Intent
-RulesetEvent = extended.Event
-RulesetCommand = extended.Command
-RulesetView = extended.ExtendedView
+Setup = extended.ExtendedSetup | scored.ScoredSetup
+Declaration = extended.Intent | scored.Tactic
+RulesetEvent = extended.Event | scored.Event
+RulesetCommand = extended.Command | scored.Command
+RulesetView = extended.ExtendedView | scored.ScoredView

@@ -59,10 +59,12 @@ class Table:
     salts: int = 0
 
     def __post_init__(self) -> None:
+        self.ruleset = ruleset(self.request.ruleset)
+        self.id = self.request.contest or "duel"
         seed = seed_hash(SEED) if self.request.dice == "server" else None
-        pending = handle.create(RULES, "duel", self.request, seed)
-        self.log = handle.first_envelopes(RULES, "duel", pending, GM, "create", "t0")
-        self.contest: Contest[Any] = fold(RULES, self.log)
+        pending = handle.create(self.ruleset, self.id, self.request, seed)
+        self.log = handle.first_envelopes(self.ruleset, self.id, pending, GM, "create", "t0")
+        self.contest: Contest[Any] = fold(self.ruleset, self.log)
 
     def ctx(self, actor: Actor) -> Context:
         self.salts += 1
@@ -78,10 +80,10 @@ class Table:
 
     def do(self, actor: Actor, command: Command) -> list[Envelope]:
         """Execute or raise Refused; a refusal leaves the table unchanged."""
-        pending = handle.decide(RULES, self.contest, command, self.ctx(actor))
+        pending = handle.decide(self.ruleset, self.contest, command, self.ctx(actor))
         batch = handle.envelopes(
-            RULES,
-            "duel",
+            self.ruleset,
+            self.id,
             self.contest.version,
             self.contest.head_hash,
             pending,
@@ -89,17 +91,18 @@ class Table:
             f"cmd-{self.contest.version}",
             f"t{self.contest.version}",
         )
-        self.contest = fold(RULES, batch, self.contest)
+        self.contest = fold(self.ruleset, batch, self.contest)
         self.log.extend(batch)
         return batch
 
     def refused(self, actor: Actor, command: Command) -> str:
-        """The stable code of a refusal (fails the test when the command is accepted)."""
-        before = self.contest
+        """The stable code of a refusal (fails the test when the command is accepted or the refusal changed
+        anything)."""
+        before, length = self.contest, len(self.log)
         try:
             self.do(actor, command)
         except Refused as exc:
-            assert self.contest is before
+            assert self.contest is before and len(self.log) == length
             return exc.code
         raise AssertionError(f"{command} was accepted")
 
