@@ -59,8 +59,10 @@ def decide(state: ScoredState, command: RulesetCommand, ctx: Context) -> Sequenc
                 raise Refused(codes.NO_REASON, "reason: an adjustment needs a reason")
             if command.delta == 0:
                 raise Refused(codes.BAD_DELTA, "delta: an adjustment changes the tally by a non-zero amount")
-            if state.pending is not None:
-                raise Refused(codes.OUT_OF_PHASE, "resolve the rolled contest before adjusting a tally")
+            if state.phase not in ("between", "decided"):
+                raise Refused(
+                    codes.OUT_OF_PHASE, f"the GM corrects tallies between rounds (the sequence is {state.phase})"
+                )
             adjusted = s.PointsAdjusted(contestant=command.contestant, delta=command.delta, reason=command.reason)
             return [adjusted, *settle(state, [adjusted], {target.tally: command.delta})]
         case _:
