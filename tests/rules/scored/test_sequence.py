@@ -3,10 +3,12 @@ refusals of what the rules forbid."""
 
 from __future__ import annotations
 
+import msgspec
 import pytest
 
 from protocol.common import Actor
-from protocol.events import Declare, Undo
+from protocol.errors import Refused
+from protocol.events import CreateContest, Declare, Undo
 from protocol.rulesets import extended as x
 from protocol.rulesets import scored as s
 from tests.rules.scored.table import ANN, BOB, GM, Table, heroes
@@ -97,13 +99,6 @@ def test_a_defeated_contestant_cannot_act_or_be_helped(actor: Actor, command: s.
     assert out_aria().refused(actor, command) == "rules/out_of_contest"
 
 
-def test_a_defeated_contestant_cannot_declare_a_tactic() -> None:
-    table = Table()
-    table.do(GM, s.StartRound(initiative="cato", responder="ogre"))
-    table.adjust("cato", 5)
-    assert table.refused(ANN, Declare(participant="cato", payload=s.Tactic())) == "rules/out_of_contest"
-
-
 def test_commands_and_tactics_of_another_ruleset_are_refused() -> None:
     table = Table()
     assert table.refused(GM, x.Confirm()) == "contest/wrong_ruleset"
@@ -121,3 +116,38 @@ def test_rolling_needs_a_revealed_round_and_a_player_of_it() -> None:
     assert table.refused(BOB, s.Roll(faces=[1, 2])) == "auth/not_your_seat"
     table.do(ANN, s.Roll(faces=[1, 2]))
     assert table.rules.phase == "between"
+
+
+def test_corrections_wait_for_the_round_to_end() -> None:
+    table = Table()
+    table.do(GM, s.StartRound(initiative="cato", responder="ogre"))
+    assert table.refused(GM, s.Adjust(contestant="cato", delta=5, reason="x")) == "rules/out_of_phase"
+
+
+def _setup_with(**changes: object) -> CreateContest:
+    request = heroes()
+    assert isinstance(request.setup, s.ScoredSetup)
+    contestants = list(request.setup.contestants)
+    index = next(i for i, c in enumerate(contestants) if c.id == changes.get("id", "cato"))
+    contestants[index] = msgspec.structs.replace(contestants[index], **changes)
+    setup = msgspec.structs.replace(request.setup, contestants=contestants)
+    return msgspec.structs.replace(request, setup=setup)
+
+
+@pytest.mark.parametrize(
+    "changes",
+    [
+        {"id": "cato", "follower_of": "nobody"},  # a follower of no one
+        {"id": "cato", "follower_of": "brin"},  # a follower of a follower
+        {"id": "cato", "side": "opposition"},  # not on its leader's side
+        {"id": "cato", "role": "main"},  # a follower with no follower's role
+        {"id": "ogre", "side": "villains"},  # three sides
+        {"id": "ogre", "joins_later": True},  # the opposition has nobody from the start
+        {"id": "cato", "rating": "25"},
+        {"id": "cato", "story_points": -1},
+    ],
+)
+def test_a_bad_setup_is_refused_naming_the_field(changes: dict[str, object]) -> None:
+    with pytest.raises(Refused) as refused:
+        Table(_setup_with(**changes))
+    assert refused.value.code in ("contest/bad_setup", "rules/bad_rating")
