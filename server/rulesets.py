@@ -8,10 +8,11 @@ from protocol import errors
 from protocol.errors import Refused
 from server.engine.ruleset import Ruleset
 from server.rules.extended.ruleset import EXTENDED
+from server.rules.herowars.ruleset import HEROWARS
 from server.rules.scored.ruleset import SCORED
 
-_LIST: list[Ruleset[Any]] = [EXTENDED, SCORED]
-RULESETS: dict[str, Ruleset[Any]] = {r.name: r for r in _LIST}
+ALL: list[Ruleset[Any]] = [EXTENDED, HEROWARS, SCORED]
+RULESETS: dict[str, Ruleset[Any]] = {r.name: r for r in ALL}
 
 
 def ruleset(name: str) -> Ruleset[Any]:

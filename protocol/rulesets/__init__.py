@@ -5,10 +5,10 @@ A ruleset adds its module here and its members to each union below (one line eac
 
 from __future__ import annotations
 
-from protocol.rulesets import extended, scored
+from protocol.rulesets import extended, herowars, scored
 
-Setup = extended.ExtendedSetup | scored.ScoredSetup
-Declaration = extended.Intent | scored.Tactic
-RulesetEvent = extended.Event | scored.Event
-RulesetCommand = extended.Command | scored.Command
-RulesetView = extended.ExtendedView | scored.ScoredView
+Setup = extended.ExtendedSetup | herowars.HerowarsSetup | scored.ScoredSetup
+Declaration = extended.Intent | herowars.Intent | scored.Tactic
+RulesetEvent = extended.Event | herowars.Event | scored.Event
+RulesetCommand = extended.Command | herowars.Command | scored.Command
+RulesetView = extended.ExtendedView | herowars.HerowarsView | scored.ScoredView

@@ -5,10 +5,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from protocol.common import Seat
-from protocol.errors import WRONG_RULESET, Refused
-from protocol.events import Revealed, RulesetCommand, RulesetEvent, Setup
+from protocol.errors import Refused
+from protocol.events import Revealed
 from protocol.rulesets import extended as x
-from server.engine.ruleset import Context, Ruleset, Window
+from server.engine.ruleset import Ruleset, Window
 from server.rules.extended import codes
 from server.rules.extended.decide import check_declaration, decide
 from server.rules.extended.describe import describe
@@ -80,35 +80,20 @@ def outcome(state: ExtendedState) -> x.ContestDecided | None:
     return state.outcome
 
 
-def _initial(setup: Setup, seats: Sequence[Seat]) -> ExtendedState:
-    if not isinstance(setup, x.ExtendedSetup):
-        raise Refused(codes.BAD_SETUP, "setup: an extended contest is set up with an extended.setup")
-    return initial(setup, seats)
-
-
-def _decide(state: ExtendedState, command: RulesetCommand, ctx: Context) -> Sequence[x.Event]:
-    if not isinstance(command, x.Command):
-        raise Refused(WRONG_RULESET, f"{type(command).__name__} is not a command of the extended contest")
-    return decide(state, command, ctx)
-
-
-def _evolve(state: ExtendedState, event: RulesetEvent | Revealed) -> ExtendedState:
-    assert isinstance(event, x.Event | Revealed), "a contest's log holds only its own ruleset's events"
-    return evolve(state, event)
-
-
 EXTENDED: Ruleset[ExtendedState] = Ruleset(
     name="extended",
     state_type=ExtendedState,
     setup_type=x.ExtendedSetup,
-    initial=_initial,
+    initial=initial,
     start=start,
-    decide=_decide,
-    evolve=_evolve,
+    decide=decide,
+    evolve=evolve,
     view=view,
     outcome=outcome,
     window=window,
     check_declaration=check_declaration,
     is_checkpoint=is_checkpoint,
     describe=describe,
+    command_type=x.Command,
+    declaration_type=x.Intent,
 )

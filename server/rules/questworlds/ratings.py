@@ -11,8 +11,6 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from protocol.errors import Refused
-
 MASTERY_STEP = 20
 """What one mastery adds to an ability's value."""
 
@@ -94,22 +92,3 @@ class Rating:
         if self.masteries == 1:
             return f"{self.tn}W"
         return f"{self.tn}W{self.masteries}"
-
-
-BAD_RATING = "rules/bad_rating"
-
-
-def parse_rating(text: str, field: str) -> Rating:
-    """A rating from a command or setup: refused with ``rules/bad_rating`` naming ``field`` if unreadable."""
-    try:
-        return Rating.parse(text)
-    except ValueError as exc:
-        raise Refused(BAD_RATING, f"{field}: {exc}") from None
-
-
-def check_switch(ability: str | None, rating: str | None, code: str) -> None:
-    """Another ability names the ability and its rating together (refused with ``code``)."""
-    if (ability is None) != (rating is None):
-        raise Refused(code, "ability, rating: a switch of ability gives both the ability and its rating")
-    if rating is not None:
-        parse_rating(rating, "rating")

@@ -2,10 +2,9 @@
 
 from __future__ import annotations
 
-from protocol.errors import FORBIDDEN, NOT_YOUR_SEAT, WRONG_RULESET, Refused
+from protocol.errors import FORBIDDEN, NOT_YOUR_SEAT, Refused
 from server.engine.ruleset import Context
-from server.rules.questworlds import ratings
-from server.rules.questworlds.ratings import BAD_RATING, parse_rating
+from server.rules.questworlds.setup import BAD_RATING, parse_rating
 from server.rules.scored.state import Member, ScoredState
 
 OUT_OF_PHASE = "rules/out_of_phase"
@@ -28,11 +27,15 @@ BAD_DELTA = "rules/bad_delta"
 TYPED_BY_GM = "dice/typed_by_gm"
 BAD_SETUP = "contest/bad_setup"
 
-__all__ = ["BAD_RATING", "FORBIDDEN", "NOT_YOUR_SEAT", "WRONG_RULESET", "parse_rating"]
+__all__ = ["BAD_RATING", "FORBIDDEN", "NOT_YOUR_SEAT", "parse_rating"]
 
 
 def check_switch(ability: str | None, rating: str | None) -> None:
-    ratings.check_switch(ability, rating, BAD_TACTIC)
+    """Another ability names the ability and its rating together."""
+    if (ability is None) != (rating is None):
+        raise Refused(BAD_TACTIC, "ability, rating: another ability gives both the ability and its rating")
+    if rating is not None:
+        parse_rating(rating, "rating")
 
 
 def member(state: ScoredState, contestant: str, field: str = "contestant") -> Member:

@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import assert_never
 
 from protocol.errors import Refused
-from protocol.events import Declaration, RulesetCommand
 from protocol.rulesets import scored as s
 from server.engine.ruleset import Context
 from server.rules.questworlds.ratings import Rating
@@ -16,7 +16,7 @@ from server.rules.scored.settle import settle
 from server.rules.scored.state import ScoredState
 
 
-def decide(state: ScoredState, command: RulesetCommand, ctx: Context) -> Sequence[s.Event]:
+def decide(state: ScoredState, command: s.Command, ctx: Context) -> Sequence[s.Event]:
     match command:
         case s.StartRound():
             return _start_round(state, command, ctx)
@@ -66,12 +66,10 @@ def decide(state: ScoredState, command: RulesetCommand, ctx: Context) -> Sequenc
             adjusted = s.PointsAdjusted(contestant=command.contestant, delta=command.delta, reason=command.reason)
             return [adjusted, *settle(state, [adjusted], {target.tally: command.delta})]
         case _:
-            raise Refused(codes.WRONG_RULESET, f"{type(command).__name__} is not a command of the scored sequence")
+            assert_never(command)
 
 
-def check_declaration(state: ScoredState, participant: str, payload: Declaration, ctx: Context) -> None:
-    if not isinstance(payload, s.Tactic):
-        raise Refused(codes.BAD_TACTIC, "payload: a round of a scored sequence is declared with a scored.tactic")
+def check_declaration(state: ScoredState, participant: str, payload: s.Tactic, ctx: Context) -> None:
     codes.active(state, participant, "participant")
     codes.check_switch(payload.ability, payload.rating)
 

@@ -6,7 +6,7 @@ from collections.abc import Sequence
 
 from protocol.common import Seat
 from protocol.errors import Refused
-from protocol.events import Revealed, RulesetEvent, Setup
+from protocol.events import Revealed
 from protocol.rulesets import scored as s
 from server.engine.ruleset import Ruleset, Window
 from server.rules.scored import codes
@@ -17,9 +17,7 @@ from server.rules.scored.state import Member, ScoredState
 from server.rules.scored.view import view
 
 
-def initial(setup: Setup, seats: Sequence[Seat]) -> ScoredState:
-    if not isinstance(setup, s.ScoredSetup):
-        raise Refused(codes.BAD_SETUP, "setup: a scored sequence is set up with a scored.setup")
+def initial(setup: s.ScoredSetup, seats: Sequence[Seat]) -> ScoredState:
     by_id = {c.id: c for c in setup.contestants}
     if len(by_id) != len(setup.contestants) or not all(by_id):
         raise Refused(codes.BAD_SETUP, "contestants: ids must be distinct and non-empty")
@@ -95,11 +93,6 @@ def outcome(state: ScoredState) -> s.SequenceDecided | None:
     return state.outcome
 
 
-def _evolve(state: ScoredState, event: RulesetEvent | Revealed) -> ScoredState:
-    assert isinstance(event, s.Event | Revealed), "a contest's log holds only its own ruleset's events"
-    return evolve(state, event)
-
-
 SCORED: Ruleset[ScoredState] = Ruleset(
     name="scored",
     state_type=ScoredState,
@@ -107,11 +100,13 @@ SCORED: Ruleset[ScoredState] = Ruleset(
     initial=initial,
     start=start,
     decide=decide,
-    evolve=_evolve,
+    evolve=evolve,
     view=view,
     outcome=outcome,
     window=window,
     check_declaration=check_declaration,
     is_checkpoint=is_checkpoint,
     describe=describe,
+    command_type=s.Command,
+    declaration_type=s.Tactic,
 )

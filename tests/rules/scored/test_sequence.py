@@ -101,9 +101,9 @@ def test_a_defeated_contestant_cannot_act_or_be_helped(actor: Actor, command: s.
 
 def test_commands_and_tactics_of_another_ruleset_are_refused() -> None:
     table = Table()
-    assert table.refused(GM, x.Confirm()) == "contest/wrong_ruleset"
+    assert table.refused(GM, x.Confirm()) == "contest/foreign_ruleset"
     table.do(GM, s.StartRound(initiative="aria", responder="ogre"))
-    assert table.refused(ANN, Declare(participant="aria", payload=x.Intent(bid=3))) == "rules/bad_tactic"
+    assert table.refused(ANN, Declare(participant="aria", payload=x.Intent(bid=3))) == "contest/foreign_ruleset"
 
 
 def test_rolling_needs_a_revealed_round_and_a_player_of_it() -> None:
