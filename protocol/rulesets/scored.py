@@ -298,7 +298,7 @@ class ContestantView(msgspec.Struct, frozen=True):
     story_points: int | None  # only for its controller and the GM
     present: bool
     out: OutReason | None
-    controlled_by_you: bool
+    controlled_by_you: bool  # a player's own contestants; for the GM, those no player controls
 
 
 class PendingView(msgspec.Struct, frozen=True):
@@ -332,3 +332,4 @@ class ScoredView(msgspec.Struct, frozen=True, tag_field="type", tag="scored.view
     chart: list[ChartPoint]
     last: ContestResolved | None
     outcome: SequenceDecided | None
+    players_type_faces: bool

@@ -36,6 +36,7 @@ def view(state: ScoredState, viewer: Viewer) -> s.ScoredView:
         chart=[s.ChartPoint(round=p.round, kind=p.kind, tallies=dict(p.tallies)) for p in state.chart],
         last=state.last,
         outcome=state.outcome,
+        players_type_faces=state.players_type_faces,
     )
 
 
@@ -74,5 +75,5 @@ def _member(state: ScoredState, member: Member, viewer: Viewer) -> s.ContestantV
         story_points=member.story_points if own else None,
         present=member.present,
         out=member.out,
-        controlled_by_you=viewer.controls(member.id),
+        controlled_by_you=viewer.controls(member.id) or (viewer.role == "gm" and not member.player),
     )
