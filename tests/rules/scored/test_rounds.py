@@ -3,6 +3,7 @@ combination, defeat at 5, story points, the initiative call and public tallies."
 
 from __future__ import annotations
 
+import msgspec
 import pytest
 
 from protocol.events import Declare
@@ -167,3 +168,16 @@ def test_a_player_keeps_story_points_and_the_round_resolves() -> None:
     table.do(ANN, s.KeepStoryPoints(contestant="aria"))
     assert (table.resolved().winner, table.rp("aria")) == ("ogre", 2)
     assert table.rules.members["aria"].story_points == 1
+
+
+def test_server_dice_are_rolled_by_the_server_and_typed_faces_refused() -> None:
+    request = heroes()
+    table = Table(msgspec.structs.replace(request, dice="server"))
+    table.do(GM, s.StartRound(initiative="aria", responder="ogre"))
+    table.do(ANN, Declare(participant="aria", payload=s.Tactic()))
+    table.do(GM, Declare(participant="ogre", payload=s.Tactic()))
+    assert table.refused(GM, s.Roll(faces=[15, 16])) == "dice/wrong_mode"
+    table.do(ANN, s.Roll())
+    rolled = table.events(s.ContestRolled)[-1]
+    assert rolled.dice.source == "server" and rolled.dice.faces == [rolled.first.face, rolled.second.face]
+    assert table.rules.phase == "between" and table.events(s.ContestResolved)
