@@ -10,8 +10,9 @@ from server.engine.ruleset import Ruleset
 from server.rules.extended.ruleset import EXTENDED
 from server.rules.herowars.ruleset import HEROWARS
 from server.rules.karbon.ruleset import KARBON
+from server.rules.scored.ruleset import SCORED
 
-ALL: list[Ruleset[Any]] = [EXTENDED, HEROWARS, KARBON]
+ALL: list[Ruleset[Any]] = [EXTENDED, HEROWARS, SCORED, KARBON]
 RULESETS: dict[str, Ruleset[Any]] = {r.name: r for r in ALL}
 
 

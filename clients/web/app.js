@@ -8,6 +8,7 @@ import { ActionButton, ApChart, ConnectionBadge, Field, Invitation, Log, Select,
 import { ruleset, rulesets } from "./rules/registry.js";
 import "./rules/extended.js";
 import "./rules/karbon.js";
+import "./rules/scored.js";
 
 const SPECTATOR = "~spectator";
 const AUDITOR = "~auditor";
@@ -252,7 +253,7 @@ function Contest({ token }) {
           <${Actions} view=${view} me=${me} act=${act} />
           ${role === "gm" && html`<${EngineControls} view=${view} act=${act} token=${token} />`}
         </section>`}
-        ${panels.chartPoint(view) !== null && html`<section class="panel"><${ApChart} points=${points} names=${names} /></section>`}
+        ${names.length > 0 && panels.chartPoint(view) !== null && html`<section class="panel"><${ApChart} points=${points} names=${names} /></section>`}
       </div>
       <div class="column side-column">
         ${role === "gm" && html`<${Invitations} view=${view} link=${link} />`}
@@ -274,7 +275,7 @@ function Seal({ view }) {
       const d = seal.declared.find((x) => x.participant === p);
       return html`<li key=${p} data-testid=${`seal-${p}`}>
         <strong>${contestants[p] ?? p}</strong>: ${d ? html`<span class="tag ok">sealed</span> <code title="commitment">${d.commitment.slice(0, 12)}…</code>` : html`<span class="tag warn">waiting</span>`}
-        ${d?.payload ? html`<span class="payload"> — ${d.payload.action || "(no action)"}, bid ${d.payload.bid ?? 3}</span>` : ""}
+        ${d?.payload ? html`<span class="payload"> — ${d.payload.action || "(no action)"}${"bid" in d.payload ? `, bid ${d.payload.bid ?? 3}` : ""}${d.payload.tactic ? `, ${d.payload.tactic}` : ""}</span>` : ""}
       </li>`;
     })}</ul>
     <p class="hint">Intents are revealed together when everyone has sealed one${view.rules ? ", or when the GM closes the window" : ""}.</p>

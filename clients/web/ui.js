@@ -15,6 +15,15 @@ const ADVICE = {
   "rate/limited": "Too fast: wait a moment.",
 };
 
+// An id for a name, unique among `taken` (which it joins): “Sir Aria” → sir-aria, then sir-aria-2.
+export function slug(text, taken) {
+  const base = text.toLowerCase().normalize("NFKD").replace(/[^a-z0-9]+/g, "-").replace(/^-+|-+$/g, "").slice(0, 24) || "x";
+  let id = base;
+  for (let i = 2; taken.has(id); i += 1) id = `${base}-${i}`;
+  taken.add(id);
+  return id;
+}
+
 export function explain(error) {
   if (!error) return "";
   const advice = ADVICE[error.code];

@@ -97,12 +97,13 @@ class Table:
         return batch
 
     def refused(self, actor: Actor, command: Command) -> str:
-        """The stable code of a refusal (fails the test when the command is accepted)."""
-        before = self.contest
+        """The stable code of a refusal (fails the test when the command is accepted or the refusal changed
+        anything)."""
+        before, length = self.contest, len(self.log)
         try:
             self.do(actor, command)
         except Refused as exc:
-            assert self.contest is before
+            assert self.contest is before and len(self.log) == length
             return exc.code
         raise AssertionError(f"{command} was accepted")
 

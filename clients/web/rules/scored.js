@@ -1,0 +1,442 @@
+// Panels of the `scored` ruleset (QuestWorlds scored sequence: rounds, resolution points, followers, assists).
+// See docs/web.md for the interface every ruleset module implements and docs/rules/scored.md for the rules.
+import { ActionButton, ActionForm, Check, Field, Select, html, slug } from "../ui.js";
+import { registerRuleset } from "./registry.js";
+import { useState } from "../vendor/preact-htm.js";
+
+const RATING = /^\s*\d+\s*$|^\s*\d+\s*[WwMm]\s*\d*\s*$/;
+const SIDES = [["heroes", "the heroes"], ["opposition", "the opposition"]];
+const ROLES = [
+  ["main", "a main contestant (PC or NPC)"],
+  ["contestant", "a follower fighting as a contestant (out at 3 RP in one round)"],
+  ["secondary", "a follower as secondary contestant (takes RP shifted by its leader; out at 3)"],
+  ["supporter", "a follower as supporter (assists only)"],
+];
+const TACTICS = [
+  ["none", "no special tactic"],
+  ["gambit", "risky gambit: +1 RP if I win, the opponent +2 if I lose"],
+  ["defensive", "defensive response: −1 RP if I win, 2 fewer against me if I lose"],
+];
+const COLOURS = ["#1f5fbf", "#b3261e", "#2e7d32", "#8e24aa", "#e65100", "#00838f"];
+
+function contestant(side, player) {
+  return { name: "", side, ability: "", rating: "", story_points: "0", player, role: "main", leader: "", joins_later: false };
+}
+
+function newSetup() {
+  return {
+    prize: "",
+    assist_resistance: "10",
+    players_type_faces: false,
+    contestants: [contestant("heroes", "Player 1"), contestant("opposition", "")],
+  };
+}
+
+// --- the creation form ---------------------------------------------------------------------------------
+
+function SetupForm({ setup, onChange, errors }) {
+  const set = (key, value) => onChange({ ...setup, [key]: value });
+  const setContestant = (i, key, value) =>
+    onChange({ ...setup, contestants: setup.contestants.map((c, j) => (j === i ? { ...c, [key]: value } : c)) });
+  const add = () => onChange({ ...setup, contestants: [...setup.contestants, contestant("heroes", "")] });
+  const remove = (i) => onChange({ ...setup, contestants: setup.contestants.filter((_, j) => j !== i) });
+  return html`
+    <${Field} label="Prize" name="prize" value=${setup.prize} onInput=${(v) => set("prize", v)} error=${errors.prize}
+      hint="What the sequence is about (e.g. “hold the bridge”)." testid="prize" />
+    <fieldset class="settings">
+      <legend>Settings</legend>
+      <${Field} label="Base assist resistance" name="assist_resistance" value=${setup.assist_resistance}
+        onInput=${(v) => set("assist_resistance", v)} error=${errors.assist_resistance}
+        hint="The first assist to a beneficiary faces this (default 10); each later one +5." />
+      <${Check} label="Players type the faces of their own rolls (physical dice)" checked=${setup.players_type_faces}
+        onChange=${(v) => set("players_type_faces", v)} hint="Default off: the GM types every face rolled at the table." />
+    </fieldset>
+    ${setup.contestants.map(
+      (c, i) => html`<fieldset class="contestant-setup" key=${i}>
+        <legend>Contestant ${i + 1}${c.name ? `: ${c.name}` : ""}</legend>
+        <div class="grid">
+          <${Field} label="Name" name=${`c${i}-name`} value=${c.name} onInput=${(v) => setContestant(i, "name", v)} error=${errors[`c${i}.name`]} testid=${`c${i}-name`} />
+          <${Select} label="Side" name=${`c${i}-side`} value=${c.side} onChange=${(v) => setContestant(i, "side", v)} options=${SIDES} />
+          <${Field} label="Ability" name=${`c${i}-ability`} value=${c.ability} onInput=${(v) => setContestant(i, "ability", v)} testid=${`c${i}-ability`} />
+          <${Field} label="Rating" name=${`c${i}-rating`} value=${c.rating} onInput=${(v) => setContestant(i, "rating", v)}
+            error=${errors[`c${i}.rating`]} hint="A target number, W and masteries: 14, 5W, 5W2." testid=${`c${i}-rating`} />
+          <${Field} label="Played by (player's name)" name=${`c${i}-player`} value=${c.player} onInput=${(v) => setContestant(i, "player", v)}
+            hint="Empty: run by the GM (a follower is played by its leader's player)." testid=${`c${i}-player`} />
+        </div>
+        <details>
+          <summary>Follower, story points, late arrival</summary>
+          <div class="grid">
+            <${Select} label="Role" name=${`c${i}-role`} value=${c.role} onChange=${(v) => setContestant(i, "role", v)} options=${ROLES} />
+            <${Field} label="Follower of (leader's name)" name=${`c${i}-leader`} value=${c.leader} onInput=${(v) => setContestant(i, "leader", v)}
+              error=${errors[`c${i}.leader`]} hint="For a follower only." />
+            <${Field} type="number" min="0" label="Story points" name=${`c${i}-story`} value=${c.story_points}
+              onInput=${(v) => setContestant(i, "story_points", v)} error=${errors[`c${i}.story_points`]} hint="Each adds a success after the dice." />
+            <${Check} label="Joins later (shares a comrade's tally)" checked=${c.joins_later} onChange=${(v) => setContestant(i, "joins_later", v)} />
+          </div>
+        </details>
+        ${setup.contestants.length > 2 && html`<button type="button" class="link" onClick=${() => remove(i)}>Remove ${c.name || `contestant ${i + 1}`}</button>`}
+      </fieldset>`,
+    )}
+    <p><button type="button" onClick=${add} data-testid="add-contestant">Add a contestant</button></p>`;
+}
+
+function buildContest(setup) {
+  const errors = {};
+  if (!setup.prize.trim()) errors.prize = "Say what the sequence is about.";
+  if (!RATING.test(setup.assist_resistance)) errors.assist_resistance = "Write a rating like 10 or 5W.";
+  const ids = new Set();
+  const byName = new Map();
+  const rows = setup.contestants.map((c, i) => {
+    if (!c.name.trim()) errors[`c${i}.name`] = "A name is needed.";
+    if (!RATING.test(c.rating)) errors[`c${i}.rating`] = "Write a rating like 14, 5W or 5W2.";
+    const points = Number(String(c.story_points).trim() || "0");
+    if (!Number.isInteger(points) || points < 0) errors[`c${i}.story_points`] = "a whole number, at least 0";
+    const id = slug(c.name, ids);
+    byName.set(c.name.trim().toLowerCase(), id);
+    return { c, i, id, points };
+  });
+  const seats = new Map();
+  const seatIds = new Set(["gm"]);
+  const playerOf = new Map();
+  for (const { c, id } of rows) if (c.role === "main" && c.player.trim()) playerOf.set(id, c.player.trim());
+  const contestants = rows.map(({ c, i, id, points }) => {
+    const wire = { id, name: c.name.trim(), side: c.side, ability: c.ability.trim(), rating: c.rating.replace(/\s+/g, "").toUpperCase(), story_points: points };
+    let player = c.player.trim();
+    if (c.role !== "main") {
+      const leader = byName.get(c.leader.trim().toLowerCase());
+      if (!leader) errors[`c${i}.leader`] = "Name the leader this follower belongs to.";
+      wire.role = c.role;
+      wire.follower_of = leader ?? "";
+      player = leader ? playerOf.get(leader) ?? "" : "";
+    }
+    if (c.joins_later) wire.joins_later = true;
+    if (player) {
+      if (!seats.has(player)) seats.set(player, { id: slug(player, seatIds), role: "player", contestants: [], name: player });
+      seats.get(player).contestants.push(id);
+    }
+    return wire;
+  });
+  return {
+    errors,
+    setup: { type: "scored.setup", prize: setup.prize.trim(), contestants, assist_resistance: setup.assist_resistance.trim().toUpperCase(), players_type_faces: setup.players_type_faces },
+    seats: [...seats.values()],
+  };
+}
+
+function fieldOf(message) {
+  const match = /contestants\[(\d+)\](?:\.(\w+))?/.exec(message ?? "");
+  if (match) return `c${match[1]}.${match[2] === "follower_of" ? "leader" : match[2] ?? "rating"}`;
+  if (/assist_resistance/.test(message ?? "")) return "assist_resistance";
+  if (/prize/.test(message ?? "")) return "prize";
+  return null;
+}
+
+// --- reading the view ----------------------------------------------------------------------------------
+
+const PHASES = {
+  between: "Between rounds",
+  declaring: "Choosing tactics (sealed)",
+  ready: "Tactics revealed: roll",
+  rolled: "Dice rolled",
+  decided: "Decided",
+};
+
+function phaseText(view) {
+  const rules = view.rules;
+  if (view.concluded) return "The sequence is over";
+  return `Round ${rules.round} · ${PHASES[rules.phase] ?? rules.phase}`;
+}
+
+function names(view) {
+  return Object.fromEntries(view.rules.contestants.map((c) => [c.id, c.name]));
+}
+
+function mine(view) {
+  return view.rules.contestants.filter((c) => c.controlled_by_you).map((c) => c.id);
+}
+
+const ROLE_WORDS = { main: "", contestant: "follower, contestant", secondary: "follower, secondary contestant", supporter: "follower, supporter" };
+const OUT_WORDS = { tally: "out: its tally", round: "out: 3 RP in one round", engaged: "out: engaged and removed" };
+
+function partyWords(who, party, spent) {
+  const name = party.contestant ? who[party.contestant] : "the resistance";
+  const extra = spent ? ` + ${spent} story point${spent > 1 ? "s" : ""}` : "";
+  return `${name} (${party.rating}) rolled ${party.face}: ${party.successes} success${party.successes === 1 ? "" : "es"}${extra}`;
+}
+
+// The RP over the resolved contests, one line per main contestant (an SVG; the same numbers in a table).
+function RpChart({ view }) {
+  const rules = view.rules;
+  const who = names(view);
+  const mains = rules.contestants.filter((c) => c.role === "main" && c.present);
+  const points = rules.chart;
+  if (points.length === 0) return html`<p class="chart-empty">The RP chart starts with the first round.</p>`;
+  const tallyOf = Object.fromEntries(rules.contestants.map((c) => [c.id, c.tally]));
+  const top = Math.max(5, ...points.flatMap((p) => Object.values(p.tallies)));
+  const width = 320;
+  const height = 140;
+  const x = (i) => 24 + (i * (width - 36)) / Math.max(1, points.length - 1);
+  const y = (rp) => height - 18 - (rp * (height - 30)) / top;
+  return html`<figure class="chart" data-testid="rp-chart">
+    <figcaption>Resolution points against each contestant, contest by contest (5 loses)</figcaption>
+    <ul class="legend">${mains.map((c, i) => html`<li key=${c.id}><svg width="12" height="12" aria-hidden="true"><rect width="12" height="12" fill=${COLOURS[i % COLOURS.length]} /></svg> ${c.name}</li>`)}</ul>
+    <svg viewBox=${`0 0 ${width} ${height}`} role="img" aria-label="RP chart" class="rp-chart">
+      <line x1="24" x2=${width - 12} y1=${y(5)} y2=${y(5)} stroke="#999" stroke-dasharray="4 3" />
+      <text x="2" y=${y(5) + 4} font-size="10" fill="#555">5</text>
+      <text x="2" y=${y(0) + 4} font-size="10" fill="#555">0</text>
+      ${mains.map(
+        (c, i) => html`<polyline key=${c.id} fill="none" stroke=${COLOURS[i % COLOURS.length]} stroke-width="2"
+          points=${points.map((p, j) => `${x(j)},${y(p.tallies[tallyOf[c.id]] ?? 0)}`).join(" ")} />`,
+      )}
+    </svg>
+    <table class="sr-only" data-testid="rp-table"><caption>RP by contest</caption>
+      <thead><tr><th scope="col">contest</th>${mains.map((c) => html`<th scope="col" key=${c.id}>${c.name}</th>`)}</tr></thead>
+      <tbody>${points.map((p, j) => html`<tr key=${j}><th scope="row">${j + 1}: ${p.kind === "round" ? `round ${p.round}` : p.kind.replace("_", " ")}</th>
+        ${mains.map((c) => html`<td key=${c.id}>${p.tallies[tallyOf[c.id]] ?? 0}</td>`)}</tr>`)}</tbody>
+    </table>
+  </figure>`;
+}
+
+function Outcome({ view }) {
+  const outcome = view.rules.outcome;
+  if (!outcome) return null;
+  const who = names(view);
+  return html`<section class="outcome" aria-labelledby="outcome-title" data-testid="outcome">
+    <h2 id="outcome-title">Outcome: ${outcome.winner} win over ${outcome.loser}</h2>
+    <ul>${outcome.outcomes.map((o) => html`<li key=${o.contestant}><strong>${who[o.contestant]}</strong>:
+      ${o.victory ? "victory" : "defeat"} of degree ${o.degree} (${o.rp_for}–${o.rp_against} against ${who[o.opponent]})</li>`)}</ul>
+  </section>`;
+}
+
+function Board({ view }) {
+  const rules = view.rules;
+  const who = names(view);
+  const sides = [...new Set(rules.contestants.map((c) => c.side))];
+  const tactics = Object.entries(rules.tactics);
+  const pending = rules.pending;
+  return html`<section class="panel board" aria-labelledby="board-title">
+    <h2 id="board-title">${rules.prize ? `For ${rules.prize}` : "The sequence"}</h2>
+    <p class="phase" data-testid="phase">${phaseText(view)}${rules.initiative ? ` · ${who[rules.initiative]} has the initiative against ${who[rules.responder]}` : ""}</p>
+    ${sides.map(
+      (side) => html`<div class="contestants" key=${side}><h3>${side}</h3>
+        ${rules.contestants.filter((c) => c.side === side).map(
+          (c) => html`<article class=${`contestant ${c.controlled_by_you ? "yours" : ""} ${c.out ? "out" : ""}`} key=${c.id} data-testid=${`contestant-${c.id}`}>
+            <h4>${c.name}${c.controlled_by_you ? html` <span class="tag">yours</span>` : ""}</h4>
+            <p class="ability">${c.ability} ${c.rating}${c.role !== "main" ? html` <small>(${ROLE_WORDS[c.role]} of ${who[c.follower_of]})</small>` : ""}</p>
+            <p class="ap"><span class="ap-value" data-testid=${`rp-${c.id}`}>${c.rp}</span> RP against${c.tally !== c.id ? ` (shared with ${who[c.tally]})` : ""}</p>
+            ${rules.score[c.id] && html`<p class="score" data-testid=${`score-${c.id}`}>${rules.score[c.id]}</p>`}
+            ${c.story_points !== null && html`<p>Story points: <span data-testid=${`story-${c.id}`}>${c.story_points}</span></p>`}
+            ${!c.present && html`<p class="tag">not yet in the sequence</p>`}
+            ${c.out && html`<p class="tag bad">${OUT_WORDS[c.out]}</p>`}
+          </article>`,
+        )}
+      </div>`,
+    )}
+    ${tactics.length > 0 && html`<div class="intents" data-testid="tactics"><h3>Revealed tactics</h3><ul>
+      ${tactics.map(([id, t]) => html`<li key=${id}><strong>${who[id]}</strong>: ${TACTICS.find(([k]) => k === t.tactic)[1].split(":")[0]}${t.action ? ` — “${t.action}”` : ""}${t.ability ? ` (with ${t.ability} ${t.rating})` : ""}</li>`)}
+    </ul></div>`}
+    ${pending && html`<div class="exchange" data-testid="pending"><h3>${pending.kind.replace("_", " ")}${pending.target ? ` for ${who[pending.target]}` : ""}</h3>
+      <ul class="dice"><li>${partyWords(who, pending.first, pending.spent[pending.first.contestant])}</li><li>${partyWords(who, pending.second, pending.spent[pending.second.contestant])}</li></ul>
+      ${pending.waiting_for.length > 0 && html`<p class="waiting">Waiting for story points: ${pending.waiting_for.map((c) => who[c]).join(", ")}</p>`}
+    </div>`}
+    ${rules.last && !pending && html`<p class="last" data-testid="last">Last ${rules.last.kind.replace("_", " ")}: ${rules.last.result}</p>`}
+    <${RpChart} view=${view} />
+    <${Outcome} view=${view} />
+  </section>`;
+}
+
+// --- actions -------------------------------------------------------------------------------------------
+
+function options(list, who) {
+  return list.map((c) => [c.id, who[c.id]]);
+}
+
+function FacesFields({ view, labels, faces, setFaces }) {
+  if (view.dice !== "physical") return null;
+  return html`<div class="grid">${labels.map(
+    (label, i) => html`<${Field} key=${i} type="number" min="1" max="20" label=${`${label}'s die`} name=${`face-${i}`}
+      value=${faces[i]} onInput=${(v) => setFaces(faces.map((f, j) => (j === i ? v : f)))} testid=${`face-${i}`} />`,
+  )}</div>`;
+}
+
+function withFaces(view, command, faces) {
+  return view.dice === "physical" ? { ...command, faces: faces.map((f) => Number(f)) } : command;
+}
+
+function StartRoundForm({ view, act }) {
+  const rules = view.rules;
+  const who = names(view);
+  const fighters = rules.contestants.filter((c) => (c.role === "main" || c.role === "contestant") && c.present && !c.out);
+  const [first, setFirst] = useState(fighters[0]?.id ?? "");
+  const [second, setSecond] = useState(fighters.find((c) => c.side !== fighters[0]?.side)?.id ?? "");
+  return html`<${ActionForm} run=${() => act({ type: "scored.start_round", initiative: first, responder: second })} label="Start the round" testid="start-round">
+    <h3>Round ${rules.round + 1}: who has the initiative?</h3>
+    <div class="grid">
+      <${Select} label="Initiative (chooses tactics first)" name="initiative" value=${first} onChange=${setFirst} options=${options(fighters, who)} />
+      <${Select} label="Responder" name="responder" value=${second} onChange=${setSecond} options=${options(fighters, who)} />
+    </div>
+  <//>`;
+}
+
+function TacticForm({ contestant, act, declared }) {
+  const previous = declared?.payload ?? null;
+  const [tactic, setTactic] = useState(previous?.tactic ?? "none");
+  const [action, setAction] = useState(previous?.action ?? "");
+  const send = () => act({ type: "seal.declare", participant: contestant.id, payload: { type: "scored.tactic", tactic, action: action.trim() } });
+  return html`<${ActionForm} run=${send} label=${declared ? "Replace my sealed tactic" : "Seal my tactic"} testid=${`tactic-${contestant.id}`}>
+    <h3>${contestant.name}: your tactic this round (sealed until both have chosen)</h3>
+    <${Select} label="Tactic" name="tactic" value=${tactic} onChange=${setTactic} options=${TACTICS} />
+    <${Field} label="Action" name="action" value=${action} onInput=${setAction} hint="What you do; everyone sees it at the reveal." testid="tactic-action" />
+  <//>`;
+}
+
+function RollForm({ view, act }) {
+  const rules = view.rules;
+  const who = names(view);
+  const [faces, setFaces] = useState(["", ""]);
+  return html`<${ActionForm} run=${() => act(withFaces(view, { type: "scored.roll" }, faces))} label=${view.dice === "physical" ? "Enter the faces" : "Roll the round"} testid="roll">
+    <${FacesFields} view=${view} labels=${[who[rules.initiative], who[rules.responder]]} faces=${faces} setFaces=${setFaces} />
+  <//>`;
+}
+
+function AssistForm({ view, act, helpers }) {
+  const rules = view.rules;
+  const who = names(view);
+  const [helper, setHelper] = useState(helpers[0]?.id ?? "");
+  const side = rules.contestants.find((c) => c.id === helper)?.side;
+  const mates = rules.contestants.filter((c) => c.side === side && c.id !== helper && c.present && !c.out);
+  const [beneficiary, setBeneficiary] = useState(mates[0]?.id ?? "");
+  const [faces, setFaces] = useState(["", ""]);
+  const target = rules.contestants.find((c) => c.id === beneficiary);
+  const resistance = target ? rules.next_assist[target.tally] : "?";
+  const send = () => act(withFaces(view, { type: "scored.assist", helper, beneficiary }, faces));
+  return html`<details class="assist"><summary>Assist a teammate</summary>
+    <${ActionForm} run=${send} label="Assist" kind="" testid="assist">
+      <div class="grid">
+        <${Select} label="Helper" name="assist-helper" value=${helper} onChange=${setHelper} options=${options(helpers, who)} />
+        <${Select} label="Beneficiary" name="assist-beneficiary" value=${beneficiary} onChange=${setBeneficiary} options=${options(mates, who)} />
+      </div>
+      <p data-testid="assist-resistance">Resistance ${resistance} (+5 for each earlier assist to the same beneficiary, whoever made it).</p>
+      <${FacesFields} view=${view} labels=${["The helper", "The resistance"]} faces=${faces} setFaces=${setFaces} />
+    <//>
+  </details>`;
+}
+
+function ShiftForm({ view, act, leader }) {
+  const rules = view.rules;
+  const who = names(view);
+  const followers = rules.contestants.filter((c) => c.follower_of === leader.id && c.role === "secondary" && !c.out);
+  const [follower, setFollower] = useState(followers[0]?.id ?? "");
+  const [points, setPoints] = useState("1");
+  if (followers.length === 0 || leader.rp === 0) return null;
+  return html`<${ActionForm} run=${() => act({ type: "scored.shift_points", contestant: leader.id, follower, points: Number(points) })} label="Shift RP" kind="" testid=${`shift-${leader.id}`}>
+    <div class="grid">
+      <${Select} label=${`Shift RP from ${leader.name} to`} name=${`shift-${leader.id}-to`} value=${follower} onChange=${setFollower} options=${options(followers, who)} />
+      <${Field} type="number" min="1" max=${leader.rp} label="Points" name=${`shift-${leader.id}-points`} value=${points} onInput=${setPoints} />
+    </div>
+  <//>`;
+}
+
+function PartingShotForm({ view, act, shooters, targets }) {
+  const who = names(view);
+  const [shooter, setShooter] = useState(shooters[0]?.id ?? "");
+  const [target, setTarget] = useState(targets[0]?.id ?? "");
+  const [faces, setFaces] = useState(["", ""]);
+  return html`<details class="parting-shot" open><summary>Parting shot</summary>
+    <${ActionForm} run=${() => act(withFaces(view, { type: "scored.parting_shot", shooter, target }, faces))} label="Take the parting shot" kind="" testid="parting-shot">
+      <div class="grid">
+        <${Select} label="Shooter" name="ps-shooter" value=${shooter} onChange=${setShooter} options=${options(shooters, who)} />
+        <${Select} label="Target (just taken out)" name="ps-target" value=${target} onChange=${setTarget} options=${options(targets, who)} />
+      </div>
+      <${FacesFields} view=${view} labels=${["The shooter", "The target"]} faces=${faces} setFaces=${setFaces} />
+    <//>
+  </details>`;
+}
+
+function AdjustForm({ view, act }) {
+  const rules = view.rules;
+  const [who, setWho] = useState(rules.contestants[0]?.id ?? "");
+  const [delta, setDelta] = useState("");
+  const [reason, setReason] = useState("");
+  return html`<details class="adjust"><summary>Correct a tally</summary>
+    <${ActionForm} run=${() => act({ type: "scored.adjust", contestant: who, delta: Number(delta), reason })} label="Adjust" kind="">
+      <div class="grid">
+        <${Select} label="Contestant" name="adjust-who" value=${who} onChange=${setWho} options=${rules.contestants.map((c) => [c.id, c.name])} />
+        <${Field} type="number" label="RP change (+/−)" name="adjust-delta" value=${delta} onInput=${setDelta} />
+        <${Field} label="Reason" name="adjust-reason" value=${reason} onInput=${setReason} hint="Shown in the log." />
+      </div>
+    <//>
+  </details>`;
+}
+
+// What this viewer can do now, and nothing it cannot.
+function Actions({ view, me, act }) {
+  const rules = view.rules;
+  const gm = me.role === "gm";
+  const typesFaces = view.dice === "server" || gm || rules.players_type_faces;
+  const own = rules.contestants.filter((c) => c.controlled_by_you); // the GM's: those no player controls
+  const active = (c) => c.present && !c.out;
+  if (view.concluded) return html`<p>The sequence is over.</p>`;
+  const parts = [];
+  if (rules.phase === "between" && gm) parts.push(html`<${StartRoundForm} key="start" view=${view} act=${act} />`);
+  if (rules.phase === "declaring" && view.seal) {
+    for (const c of own.filter((c) => view.seal.expected.includes(c.id))) {
+      const declared = view.seal.declared.find((d) => d.participant === c.id);
+      parts.push(html`<${TacticForm} key=${`tactic-${c.id}`} contestant=${c} act=${act} declared=${declared} />`);
+    }
+    if (parts.length === 0) parts.push(html`<p>Waiting for the tactics to be sealed.</p>`);
+  }
+  if (rules.phase === "ready") {
+    const inRound = [rules.initiative, rules.responder].some((id) => own.some((c) => c.id === id));
+    if (gm || (inRound && typesFaces)) parts.push(html`<${RollForm} key="roll" view=${view} act=${act} />`);
+    else parts.push(html`<p key="wait">The GM ${view.dice === "physical" ? "types in the faces rolled at the table" : "rolls the round"}.</p>`);
+  }
+  if (rules.phase === "rolled" && rules.pending) {
+    for (const c of own) {
+      if (!rules.pending.waiting_for.includes(c.id)) continue;
+      parts.push(html`<div key=${`story-${c.id}`} class="hero-prompt" role="group" aria-label=${`Story points for ${c.name}`}>
+        <p>${c.name} may spend a story point (${c.story_points} left): one more success.</p>
+        <${ActionButton} kind="primary" label="Spend a story point" run=${() => act({ type: "scored.spend_story_point", contestant: c.id })} testid=${`spend-${c.id}`} />
+        <${ActionButton} label="Keep them" run=${() => act({ type: "scored.keep_story_points", contestant: c.id })} testid=${`keep-${c.id}`} />
+      </div>`);
+    }
+    if (gm) parts.push(html`<${ActionButton} key="confirm" label="Resolve now" run=${() => act({ type: "scored.confirm" })} testid="confirm" />`);
+  }
+  if (rules.phase === "between" || rules.phase === "decided") {
+    const helpers = own.filter(active);
+    const taken = rules.contestants.filter((c) => c.out === "tally" || c.out === "round");
+    if (rules.phase === "between" && typesFaces && helpers.length > 0) parts.push(html`<${AssistForm} key="assist" view=${view} act=${act} helpers=${helpers} />`);
+    for (const target of taken) {
+      const shooters = helpers.filter((c) => c.side !== target.side);
+      if (shooters.length > 0 && typesFaces) {
+        parts.push(html`<${PartingShotForm} key=${`ps-${target.id}`} view=${view} act=${act} shooters=${shooters} targets=${taken.filter((t) => t.side === target.side)} />`);
+        break;
+      }
+    }
+  }
+  if (rules.phase !== "decided") {
+    for (const c of own.filter((c) => c.role === "main" && active(c))) parts.push(html`<${ShiftForm} key=${`shift-${c.id}`} view=${view} act=${act} leader=${c} />`);
+  }
+  if (gm && (rules.phase === "between" || rules.phase === "decided")) parts.push(html`<${AdjustForm} key="adjust" view=${view} act=${act} />`);
+  if (parts.length === 0) parts.push(html`<p>Nothing for you to do right now.</p>`);
+  return html`<div class="actions">${parts}</div>`;
+}
+
+function chartPoint() {
+  return null; // the RP chart is drawn by the board from the server's record of every contest
+}
+
+registerRuleset({
+  name: "scored",
+  label: "Scored sequence (QuestWorlds, resolution points)",
+  summary: "Rounds of simple contests; each win lodges resolution points; five against a side loses it.",
+  newSetup,
+  SetupForm,
+  buildContest,
+  fieldOf,
+  Board,
+  Actions,
+  chartPoint,
+  phaseText,
+  mine,
+});

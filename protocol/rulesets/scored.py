@@ -1,0 +1,335 @@
+"""Public types of the `scored` ruleset (QuestWorlds scored sequence, resolution points): setup, the sealed
+tactic, commands, events and the view."""
+
+from __future__ import annotations
+
+from typing import Literal
+
+import msgspec
+
+from protocol.common import Dice
+
+TacticKind = Literal["none", "gambit", "defensive"]
+Role = Literal["main", "contestant", "secondary", "supporter"]
+Phase = Literal["between", "declaring", "ready", "rolled", "decided"]
+ContestKind = Literal["round", "assist", "engage", "parting_shot"]
+OutReason = Literal["tally", "round", "engaged"]
+
+
+class _Msg(msgspec.Struct, frozen=True, forbid_unknown_fields=True, tag_field="type"):
+    pass
+
+
+class Contestant(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    """Anyone taking part: a PC or NPC (``role`` main), or a follower of one in one of three roles.
+
+    A follower is controlled by whoever controls its leader (its seat names both)."""
+
+    id: str
+    name: str
+    side: str  # exactly two sides, e.g. "heroes" and "opposition"
+    ability: str = ""
+    rating: str = "10"  # "14", "5W", "5W2"
+    story_points: int = 0
+    follower_of: str | None = None
+    role: Role = "main"  # a follower's role: contestant, secondary or supporter
+    joins_later: bool = False  # not in the sequence until it joins a comrade's tally
+
+
+class ScoredSetup(_Msg, frozen=True, tag="scored.setup"):
+    prize: str
+    contestants: list[Contestant]
+    assist_resistance: str = "10"  # the base resistance of a beneficiary's first assist
+    players_type_faces: bool = False  # physical dice: a player may type in the faces of their own rolls
+
+
+# --- the sealed declaration -------------------------------------------------------------------------
+
+
+class Tactic(_Msg, frozen=True, tag="scored.tactic"):
+    """A contestant's tactic for this round, sealed until both sides have chosen."""
+
+    tactic: TacticKind = "none"
+    action: str = ""
+    ability: str | None = None  # another ability for this round
+    rating: str | None = None  # its rating; required with ability
+
+
+# --- commands -----------------------------------------------------------------------------------------
+
+
+class StartRound(_Msg, frozen=True, tag="scored.start_round"):
+    """GM: the next round, between two opponents; ``initiative`` chooses its tactics first."""
+
+    initiative: str
+    responder: str
+
+
+class Roll(_Msg, frozen=True, tag="scored.roll"):
+    """Roll the round. Physical dice: the faces, the initiative's first."""
+
+    faces: list[int] | None = None
+
+
+class SpendStoryPoint(_Msg, frozen=True, tag="scored.spend_story_point"):
+    """After the dice: one more success for the contestant (repeatable while it has story points)."""
+
+    contestant: str
+
+
+class KeepStoryPoints(_Msg, frozen=True, tag="scored.keep_story_points"):
+    contestant: str
+
+
+class Confirm(_Msg, frozen=True, tag="scored.confirm"):
+    """GM: resolve the rolled contest now."""
+
+
+class Assist(_Msg, frozen=True, tag="scored.assist"):
+    """A simple contest against the assist resistance to change a teammate's tally. Faces: the helper's,
+    then the resistance's."""
+
+    helper: str
+    beneficiary: str
+    action: str = ""
+    ability: str | None = None
+    rating: str | None = None
+    faces: list[int] | None = None
+
+
+class ShiftPoints(_Msg, frozen=True, tag="scored.shift_points"):
+    """Move resolution points from a contestant's tally onto its follower acting as a secondary contestant."""
+
+    contestant: str
+    follower: str
+    points: int
+
+
+class EngageFollower(_Msg, frozen=True, tag="scored.engage_follower"):
+    """An unengaged opponent tries to remove a follower; on any failure of the follower it is out.
+    ``resistance``: the follower's rating for this contest (the GM's call; default the follower's own).
+    Faces: the opponent's, then the follower's."""
+
+    opponent: str
+    follower: str
+    resistance: str | None = None
+    action: str = ""
+    faces: list[int] | None = None
+
+
+class PartingShot(_Msg, frozen=True, tag="scored.parting_shot"):
+    """A contestant strikes an opponent just taken out. Faces: the shooter's, then the target's."""
+
+    shooter: str
+    target: str
+    action: str = ""
+    ability: str | None = None
+    rating: str | None = None
+    faces: list[int] | None = None
+
+
+class Join(_Msg, frozen=True, tag="scored.join"):
+    """A contestant arrives and shares the tally of a comrade already in the sequence."""
+
+    contestant: str
+    comrade: str
+
+
+class Adjust(_Msg, frozen=True, tag="scored.adjust"):
+    """GM: correct the resolution points against a contestant's tally, with a reason."""
+
+    contestant: str
+    delta: int
+    reason: str
+
+
+Command = (
+    StartRound
+    | Roll
+    | SpendStoryPoint
+    | KeepStoryPoints
+    | Confirm
+    | Assist
+    | ShiftPoints
+    | EngageFollower
+    | PartingShot
+    | Join
+    | Adjust
+)
+
+
+# --- events -------------------------------------------------------------------------------------------
+
+
+class Party(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    """One side of a simple contest: who (None for a resistance), with what, and the die."""
+
+    contestant: str | None
+    rating: str
+    face: int
+    successes: int  # before story points
+
+
+class RoundStarted(_Msg, frozen=True, tag="scored.round_started"):
+    round: int
+    initiative: str
+    responder: str
+
+
+class ContestRolled(_Msg, frozen=True, tag="scored.contest_rolled"):
+    """The dice of a simple contest: a round, an assist, an engagement of a follower or a parting shot."""
+
+    kind: ContestKind
+    round: int
+    first: Party
+    second: Party
+    dice: Dice
+    target: str | None = None  # an assist's beneficiary
+    action: str = ""
+
+
+class StoryPointSpent(_Msg, frozen=True, tag="scored.story_point_spent"):
+    contestant: str
+
+
+class StoryPointsKept(_Msg, frozen=True, tag="scored.story_points_kept"):
+    contestant: str
+
+
+class ContestResolved(_Msg, frozen=True, tag="scored.contest_resolved"):
+    """The result of the rolled contest and the resolution points it moves.
+
+    ``winner``/``loser``: contestant ids, "resistance" for an assist's resistance, None on a standoff.
+    ``points``: RP lodged against ``against`` (negative: taken off it)."""
+
+    kind: ContestKind
+    round: int
+    winner: str | None
+    loser: str | None
+    degree: int
+    successes: list[int]  # first's, second's, story points included
+    against: str | None
+    points: int
+    result: str
+
+
+class PointsShifted(_Msg, frozen=True, tag="scored.points_shifted"):
+    contestant: str
+    follower: str
+    points: int
+
+
+class Joined(_Msg, frozen=True, tag="scored.joined"):
+    contestant: str
+    comrade: str
+
+
+class PointsAdjusted(_Msg, frozen=True, tag="scored.points_adjusted"):
+    contestant: str
+    delta: int
+    reason: str
+
+
+class TakenOut(_Msg, frozen=True, tag="scored.taken_out"):
+    """A contestant leaves the sequence: its tally reached the limit (``tally``), a follower took 3 RP in
+    one round (``round``) or was engaged and failed (``engaged``). ``last_round``: RP lodged against it by
+    the contest that took it out (what a parting shot's comeback can win back)."""
+
+    contestant: str
+    reason: OutReason
+    last_round: int
+
+
+class Returned(_Msg, frozen=True, tag="scored.returned"):
+    contestant: str
+
+
+class Outcome(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    """One main contestant's result: by the difference between its tally and its opponent's (§5.2.2.1)."""
+
+    contestant: str
+    opponent: str
+    rp_against: int
+    rp_for: int
+    difference: int
+    degree: int
+    victory: bool
+
+
+class SequenceDecided(_Msg, frozen=True, tag="scored.sequence_decided"):
+    winner: str  # the winning side
+    loser: str
+    outcomes: list[Outcome]
+
+
+class SequenceResumed(_Msg, frozen=True, tag="scored.sequence_resumed"):
+    """A parting shot's comeback (or a correction) brought the beaten side back."""
+
+
+Event = (
+    RoundStarted
+    | ContestRolled
+    | StoryPointSpent
+    | StoryPointsKept
+    | ContestResolved
+    | PointsShifted
+    | Joined
+    | PointsAdjusted
+    | TakenOut
+    | Returned
+    | SequenceDecided
+    | SequenceResumed
+)
+
+
+# --- what a viewer sees -------------------------------------------------------------------------------
+
+
+class ContestantView(msgspec.Struct, frozen=True):
+    id: str
+    name: str
+    side: str
+    ability: str
+    rating: str
+    role: Role
+    follower_of: str | None
+    tally: str  # whose tally it shares (its own id unless it joined a comrade)
+    rp: int  # resolution points against its tally (public, §5.2.1.2)
+    story_points: int | None  # only for its controller and the GM
+    present: bool
+    out: OutReason | None
+    controlled_by_you: bool  # a player's own contestants; for the GM, those no player controls
+
+
+class PendingView(msgspec.Struct, frozen=True):
+    kind: ContestKind
+    first: Party
+    second: Party
+    target: str | None
+    spent: dict[str, int]
+    waiting_for: list[str]  # who may still spend story points
+
+
+class ChartPoint(msgspec.Struct, frozen=True):
+    """The tallies after a resolved contest, for the chart over the rounds."""
+
+    round: int
+    kind: ContestKind
+    tallies: dict[str, int]
+
+
+class ScoredView(msgspec.Struct, frozen=True, tag_field="type", tag="scored.view"):
+    prize: str
+    round: int
+    phase: Phase
+    initiative: str | None
+    responder: str | None
+    tactics: dict[str, Tactic]  # revealed tactics of this round
+    contestants: list[ContestantView]
+    score: dict[str, str]  # per main contestant: "leading 4–0", "behind 0–4", "tied 2–2"
+    pending: PendingView | None
+    next_assist: dict[str, str]  # the resistance the next assist to each tally faces
+    chart: list[ChartPoint]
+    last: ContestResolved | None
+    outcome: SequenceDecided | None
+    players_type_faces: bool

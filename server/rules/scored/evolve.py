@@ -1,0 +1,127 @@
+"""``evolve`` for the scored sequence: fold one stored event into the state. Never refuses."""
+
+from __future__ import annotations
+
+from typing import assert_never
+
+import msgspec
+
+from protocol.events import Revealed
+from protocol.rulesets import scored as s
+from server.rules.scored.state import Pending, Point, ScoredState
+
+replace = msgspec.structs.replace
+
+
+def evolve(state: ScoredState, event: s.Event | Revealed) -> ScoredState:
+    match event:
+        case s.RoundStarted():
+            opponents = {event.initiative: event.responder, event.responder: event.initiative}
+            return replace(
+                state,
+                round=event.round,
+                phase="declaring",
+                initiative=event.initiative,
+                responder=event.responder,
+                tactics={},
+                last_opponent={**state.last_opponent, **opponents},
+            )
+        case Revealed():
+            tactics: dict[str, s.Tactic] = {c: s.Tactic() for c in (state.initiative, state.responder) if c}
+            tactics.update({e.participant: e.payload for e in event.entries if isinstance(e.payload, s.Tactic)})
+            return replace(state, phase="ready", tactics=tactics)
+        case s.ContestRolled():
+            return _rolled(state, event)
+        case s.StoryPointSpent():
+            return _spent(state, event.contestant)
+        case s.StoryPointsKept():
+            pending = state.pending
+            if pending is None:
+                return state
+            waiting = [c for c in pending.waiting if c != event.contestant]
+            return replace(state, pending=replace(pending, waiting=waiting))
+        case s.ContestResolved():
+            tallies = _lodged(state, event.against, event.points)
+            chart = [*state.chart, Point(round=event.round, kind=event.kind, tallies=dict(tallies))]
+            round_over = event.kind == "round"
+            return replace(
+                state,
+                tallies=tallies,
+                pending=None,
+                last=event,
+                chart=chart,
+                phase="decided" if state.outcome is not None else "between",
+                initiative=None if round_over else state.initiative,
+                responder=None if round_over else state.responder,
+            )
+        case s.PointsShifted():
+            tallies = _lodged(state, event.contestant, -event.points)
+            return replace(state, tallies=_lodged(replace(state, tallies=tallies), event.follower, event.points))
+        case s.Joined():
+            comrade = state.members[event.comrade]
+            joined = replace(state.members[event.contestant], present=True, tally=comrade.tally)
+            return replace(state, members={**state.members, event.contestant: joined})
+        case s.PointsAdjusted():
+            return replace(state, tallies=_lodged(state, event.contestant, event.delta))
+        case s.TakenOut():
+            out = replace(state.members[event.contestant], out=event.reason)
+            taken = dict(state.taken_out)
+            if event.reason != "engaged":
+                taken[event.contestant] = event.last_round
+            return replace(
+                state,
+                members={**state.members, event.contestant: out},
+                taken_out=taken,
+                shots=[x for x in state.shots if not x.endswith(f">{event.contestant}")],
+            )
+        case s.Returned():
+            back = replace(state.members[event.contestant], out=None)
+            taken = {c: n for c, n in state.taken_out.items() if c != event.contestant}
+            return replace(state, members={**state.members, event.contestant: back}, taken_out=taken)
+        case s.SequenceDecided():
+            return replace(state, phase="decided", outcome=event)
+        case s.SequenceResumed():
+            return replace(state, phase="between" if state.pending is None else state.phase, outcome=None)
+        case _:
+            assert_never(event)
+
+
+def _lodged(state: ScoredState, contestant: str | None, points: int) -> dict[str, int]:
+    """The tallies after lodging ``points`` against a contestant's tally (never below 0)."""
+    if contestant is None or contestant not in state.members or not points:
+        return state.tallies
+    tally = state.members[contestant].tally
+    return {**state.tallies, tally: max(state.tallies[tally] + points, 0)}
+
+
+def _rolled(state: ScoredState, event: s.ContestRolled) -> ScoredState:
+    parties = [p.contestant for p in (event.first, event.second) if p.contestant is not None]
+    waiting = [
+        c
+        for c in parties
+        if state.members[c].player and state.members[c].story_points > 0 and state.members[c].out is None
+    ]
+    assists = state.assists
+    shots = state.shots
+    if event.kind == "assist" and event.target is not None:
+        tally = state.members[event.target].tally
+        assists = {**assists, tally: assists.get(tally, 0) + 1}
+    if event.kind == "parting_shot" and event.first.contestant and event.second.contestant:
+        shots = [*shots, f"{event.first.contestant}>{event.second.contestant}"]
+    pending = Pending(kind=event.kind, first=event.first, second=event.second, target=event.target, waiting=waiting)
+    return replace(state, phase="rolled", pending=pending, assists=assists, shots=shots)
+
+
+def _spent(state: ScoredState, contestant: str) -> ScoredState:
+    pending = state.pending
+    if pending is None:
+        return state
+    member = state.members[contestant]
+    left = member.story_points - 1
+    spent = {**pending.spent, contestant: pending.spent.get(contestant, 0) + 1}
+    waiting = pending.waiting if left > 0 else [c for c in pending.waiting if c != contestant]
+    return replace(
+        state,
+        members={**state.members, contestant: replace(member, story_points=left)},
+        pending=replace(pending, spent=spent, waiting=waiting),
+    )

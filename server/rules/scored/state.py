@@ -1,0 +1,97 @@
+"""The state of a scored sequence."""
+
+from __future__ import annotations
+
+import msgspec
+
+from protocol.rulesets.scored import (
+    ContestKind,
+    ContestResolved,
+    OutReason,
+    Party,
+    Phase,
+    Role,
+    SequenceDecided,
+    Tactic,
+)
+
+
+class Member(msgspec.Struct, frozen=True):
+    """A contestant as the sequence sees it now."""
+
+    id: str
+    name: str
+    side: str
+    ability: str
+    rating: str
+    role: Role
+    follower_of: str | None
+    story_points: int
+    player: bool  # controlled by a player seat
+    present: bool  # in the sequence (false until a late arrival joins)
+    tally: str  # the id of the tally it shares (its own unless it joined a comrade)
+    out: OutReason | None = None
+
+    @property
+    def main(self) -> bool:
+        return self.role == "main"
+
+    @property
+    def rolls_rounds(self) -> bool:
+        """Main contestants and followers acting as full contestants take part in rounds."""
+        return self.role in ("main", "contestant")
+
+    @property
+    def active(self) -> bool:
+        return self.present and self.out is None
+
+
+class Pending(msgspec.Struct, frozen=True):
+    """A rolled simple contest waiting for story points, then its resolution."""
+
+    kind: ContestKind
+    first: Party
+    second: Party
+    target: str | None
+    waiting: list[str]  # who may still spend story points
+    spent: dict[str, int] = {}
+
+
+class Point(msgspec.Struct, frozen=True):
+    round: int
+    kind: ContestKind
+    tallies: dict[str, int]
+
+
+class ScoredState(msgspec.Struct, frozen=True):
+    prize: str
+    assist_resistance: str
+    players_type_faces: bool
+    members: dict[str, Member]
+    tallies: dict[str, int]  # RP lodged against each tally
+    round: int = 0
+    phase: Phase = "between"
+    initiative: str | None = None
+    responder: str | None = None
+    tactics: dict[str, Tactic] = {}
+    pending: Pending | None = None
+    assists: dict[str, int] = {}  # assists made so far, by the beneficiary's tally
+    last_opponent: dict[str, str] = {}  # the opponent each contestant last met in a round
+    taken_out: dict[str, int] = {}  # who is out by RP, with the RP lodged by the contest that took it out
+    shots: list[str] = []  # "shooter>target": parting shots taken since the target went out
+    chart: list[Point] = []
+    last: ContestResolved | None = None
+    outcome: SequenceDecided | None = None
+
+    def rp(self, contestant: str) -> int:
+        return self.tallies[self.members[contestant].tally]
+
+    def sides(self) -> list[str]:
+        seen: list[str] = []
+        for member in self.members.values():
+            if member.side not in seen:
+                seen.append(member.side)
+        return seen
+
+    def other_side(self, side: str) -> str:
+        return next(s for s in self.sides() if s != side)

@@ -1,0 +1,90 @@
+"""A scored sequence in Chromium: the GM creates it through the form, a player and a spectator follow it, and
+two rounds are played — a sealed risky gambit that stays secret until the GM's tactic is in, the score as the
+seed says it ("leading 4–0"), the RP chart over the rounds, and a defensive response in round 2."""
+
+from __future__ import annotations
+
+from playwright.sync_api import Page, expect
+
+from tests.browser.conftest import Pages, assert_accessible, screenshot
+from tests.e2e.conftest import ServerFactory
+
+
+def create(gm: Page) -> None:
+    gm.get_by_test_id("new-contest").click()
+    gm.get_by_label("Ruleset", exact=True).select_option("scored")
+    gm.get_by_label("Dice", exact=True).select_option("physical")
+    gm.get_by_label("Prize", exact=True).fill("the bridge")
+    gm.locator("input[name=c0-name]").fill("Aria")
+    gm.locator("input[name=c0-ability]").fill("Sword")
+    gm.locator("input[name=c0-rating]").fill("15")
+    gm.locator("input[name=c0-player]").fill("Ann")
+    gm.locator("input[name=c1-name]").fill("Ogre")
+    gm.locator("input[name=c1-ability]").fill("Club")
+    gm.locator("input[name=c1-rating]").fill("13")
+    gm.get_by_test_id("create").click()
+    expect(gm.get_by_test_id("role")).to_have_text("GM console")
+
+
+def seal(page: Page, contestant: str, tactic: str, action: str) -> None:
+    form = page.get_by_test_id(f"tactic-{contestant}")
+    form.get_by_label("Tactic").select_option(tactic)
+    form.get_by_test_id("tactic-action").fill(action)
+    form.get_by_role("button", name="Seal my tactic").click()
+
+
+def faces(gm: Page, first: int, second: int) -> None:
+    form = gm.get_by_test_id("roll")
+    form.get_by_test_id("face-0").fill(str(first))
+    form.get_by_test_id("face-1").fill(str(second))
+    form.get_by_role("button", name="Enter the faces").click()
+
+
+def test_two_rounds_of_a_scored_sequence_in_the_browser(agon_server: ServerFactory, pages: Pages) -> None:
+    server = agon_server()
+    gm, _ = pages.open(f"{server.http_url}/")
+    create(gm)
+    ann, _ = pages.open(gm.get_by_test_id("invite-ann").locator("input.link").input_value())
+    watcher, watcher_frames = pages.open(gm.get_by_test_id("invite-spectator").locator("input.link").input_value())
+    expect(ann.get_by_test_id("role")).to_have_text("Player: ann")
+    expect(gm.get_by_test_id("contestant-ogre")).to_contain_text("yours")  # the GM runs the Ogre
+
+    # Round 1: the GM gives Aria the initiative; her risky gambit is sealed until the Ogre's tactic is in.
+    gm.get_by_test_id("start-round").get_by_role("button", name="Start the round").click()
+    expect(gm.get_by_test_id("phase")).to_contain_text("Aria has the initiative against Ogre")
+    seal(ann, "aria", "gambit", "leaps from the parapet")
+    expect(watcher.get_by_test_id("seal-aria")).to_contain_text("sealed")
+    assert not any("leaps from the parapet" in frame for frame in watcher_frames.received)
+    seal(gm, "ogre", "none", "swings")
+    expect(watcher.get_by_test_id("tactics")).to_contain_text("risky gambit — “leaps from the parapet”")
+    faces(gm, 15, 16)  # Aria's big success (2) to none: degree 2, 3 RP + 1 for her winning gambit
+    for page in (gm, ann, watcher):
+        expect(page.get_by_test_id("rp-ogre")).to_have_text("4")
+        expect(page.get_by_test_id("score-aria")).to_have_text("leading 4–0")
+        expect(page.get_by_test_id("score-ogre")).to_have_text("behind 0–4")
+    expect(ann.get_by_test_id("last")).to_contain_text("aria lodges 4 RP against ogre")
+
+    # Round 2: the Ogre has the initiative; Aria answers with a defensive response and loses degree 1.
+    start = gm.get_by_test_id("start-round")
+    start.get_by_label("Initiative (chooses tactics first)").select_option("ogre")
+    start.get_by_label("Responder").select_option("aria")
+    start.get_by_role("button", name="Start the round").click()
+    seal(gm, "ogre", "none", "bellows")
+    seal(ann, "aria", "defensive", "raises her shield")
+    faces(gm, 5, 16)  # the Ogre 1 success to none: degree 1, 2 RP − 2 for her defence: nothing lodged
+    for page in (gm, ann, watcher):
+        expect(page.get_by_test_id("last")).to_contain_text("ogre beats aria: no resolution points")
+        expect(page.get_by_test_id("rp-aria")).to_have_text("0")
+        expect(page.get_by_test_id("score-aria")).to_have_text("leading 4–0")
+    table = watcher.get_by_test_id("rp-table")
+    expect(table.locator("tbody tr")).to_have_count(2)
+    expect(table.locator("tbody tr").nth(1)).to_contain_text("round 2")
+    expect(watcher.get_by_test_id("rp-chart").locator("polyline")).to_have_count(2)
+    # the player has no GM controls, the spectator no actions at all
+    expect(ann.get_by_test_id("start-round")).to_have_count(0)
+    expect(watcher.get_by_test_id("roll")).to_have_count(0)
+    for page, where in ((gm, "scored GM console"), (ann, "scored player page"), (watcher, "scored spectator")):
+        assert_accessible(page, where)
+    screenshot(gm, "scored-gm")
+    screenshot(watcher, "scored-spectator")
+    assert pages.errors == []

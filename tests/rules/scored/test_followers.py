@@ -1,0 +1,89 @@
+"""Followers in their three roles (seed 003 §5.2.1.3), and removing one by engaging it."""
+
+from __future__ import annotations
+
+from protocol.rulesets import scored as s
+from tests.rules.scored.table import ANN, BOB, GM, Table
+
+
+def test_a_follower_contestant_is_out_at_three_rp_in_one_round() -> None:
+    table = Table()
+    table.round("cato", "ogre", [12, 13])  # Cato (10) misses, the Ogre's big success: degree 2, 3 RP
+    assert table.rp("cato") == 3 and table.out("cato") == "round"
+    assert table.rp("aria") == 0 and table.out("aria") is None  # his leader is untouched
+    assert table.rules.phase == "between"  # Aria is still in: the sequence goes on
+
+
+def test_a_follower_contestant_survives_three_rp_spread_over_rounds() -> None:
+    table = Table()
+    table.round("cato", "ogre", [12, 5])  # degree 1: 2 RP
+    table.round("cato", "ogre", [3, 9])  # one success each, the Ogre's higher die: degree 0, 1 RP
+    assert table.rp("cato") == 3 and table.out("cato") is None
+    table.round("cato", "ogre", [3, 9])
+    table.round("cato", "ogre", [3, 9])
+    assert table.rp("cato") == 5 and table.out("cato") == "tally"
+
+
+def test_rp_shifted_to_a_secondary_contestant_leave_the_leader_and_remove_it_at_three() -> None:
+    table = Table()
+    table.round("aria", "ogre", [16, 13])  # the Ogre's big success against a miss: 3 RP on Aria
+    table.round("aria", "ogre", [16, 5])  # 2 more: 5 would beat her...
+    assert table.out("aria") == "tally"
+    table = Table()
+    table.round("aria", "ogre", [16, 13])
+    table.do(ANN, s.ShiftPoints(contestant="aria", follower="brin", points=2))
+    assert (table.rp("aria"), table.rp("brin")) == (1, 2)
+    table.round("aria", "ogre", [16, 5])  # 2 RP: 3, not 5
+    assert table.out("aria") is None
+    table.do(GM, s.StartRound(initiative="aria", responder="ogre"))
+    # at any point: here with the round's tactics still open
+    table.do(ANN, s.ShiftPoints(contestant="aria", follower="brin", points=1))
+    assert (table.rp("aria"), table.rp("brin")) == (2, 3)
+    assert table.out("brin") == "tally"
+    assert table.refused(ANN, s.ShiftPoints(contestant="aria", follower="brin", points=1)) == "rules/out_of_contest"
+
+
+def test_shifting_is_refused_to_anyone_but_ones_own_secondary_contestant() -> None:
+    table = Table()
+    table.adjust("aria", 2)
+    assert table.refused(ANN, s.ShiftPoints("aria", "cato", 1)) == "rules/not_secondary"  # a contestant
+    assert table.refused(ANN, s.ShiftPoints("aria", "dina", 1)) == "rules/not_secondary"  # a supporter
+    assert table.refused(ANN, s.ShiftPoints("aria", "bors", 1)) == "rules/not_secondary"  # a PC
+    assert table.refused(GM, s.ShiftPoints("ogre", "gob", 1)) == "rules/not_secondary"
+    assert table.refused(ANN, s.ShiftPoints("aria", "brin", 3)) == "rules/bad_points"  # she has 2
+    assert table.refused(ANN, s.ShiftPoints("aria", "brin", 0)) == "rules/bad_points"
+    assert table.refused(BOB, s.ShiftPoints("aria", "brin", 1)) == "auth/not_your_seat"
+
+
+def test_secondary_contestants_and_supporters_roll_no_rounds() -> None:
+    table = Table()
+    assert table.refused(GM, s.StartRound(initiative="brin", responder="ogre")) == "rules/not_in_rounds"
+    assert table.refused(GM, s.StartRound(initiative="ogre", responder="dina")) == "rules/not_in_rounds"
+    assert table.refused(GM, s.StartRound(initiative="aria", responder="bors")) == "rules/same_side"
+
+
+def test_an_unengaged_opponent_removes_a_follower_on_any_failure() -> None:
+    table = Table()
+    table.do(GM, s.EngageFollower(opponent="ogre", follower="dina", faces=[13, 4]))  # 2 successes against 1
+    assert table.out("dina") == "engaged"
+    assert table.resolved().result == "ogre beats dina: dina is removed"
+    table.do(GM, s.EngageFollower(opponent="gob", follower="brin", faces=[9, 3]))  # Brin wins: stays
+    assert table.out("brin") is None
+    table.do(GM, s.EngageFollower(opponent="gob", follower="cato", faces=[7, 7]))  # a standoff: stays
+    assert table.out("cato") is None
+    # the GM sets the resistance; a player may not
+    table.do(GM, s.EngageFollower(opponent="ogre", follower="cato", resistance="1", faces=[20, 2]))
+    assert table.out("cato") == "engaged"  # 0 successes against 0, the Ogre's higher die
+    assert table.events(s.ContestRolled)[-1].second.rating == "1"
+
+
+def test_a_pc_engages_an_opposing_follower() -> None:
+    table = Table()
+    table.do(GM, s.EngageFollower(opponent="aria", follower="gob", faces=[3, 12]))
+    assert table.out("gob") == "engaged"
+    codes = [
+        table.refused(GM, s.EngageFollower(opponent="aria", follower="ogre", faces=[3, 12])),
+        table.refused(GM, s.EngageFollower(opponent="ogre", follower="brin", resistance=None, faces=[1, 1, 1])),
+        table.refused(ANN, s.EngageFollower(opponent="aria", follower="gob", resistance="5", faces=[3, 12])),
+    ]
+    assert codes == ["rules/not_a_follower", "dice/bad_face", "rules/out_of_contest"]
