@@ -7,9 +7,10 @@ from typing import Any
 from protocol import errors
 from protocol.errors import Refused
 from server.engine.ruleset import Ruleset
+from server.rules.contingency.ruleset import CONTINGENCY
 from server.rules.extended.ruleset import EXTENDED
 
-RULESETS: dict[str, Ruleset[Any]] = {r.name: r for r in [EXTENDED]}
+RULESETS: dict[str, Ruleset[Any]] = {r.name: r for r in list[Ruleset[Any]]([EXTENDED, CONTINGENCY])}
 
 
 def ruleset(name: str) -> Ruleset[Any]:

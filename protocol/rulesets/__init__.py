@@ -5,10 +5,10 @@ A ruleset adds its module here and its members to each union below (one line eac
 
 from __future__ import annotations
 
-from protocol.rulesets import extended
+from protocol.rulesets import contingency, extended
 
-Setup = extended.ExtendedSetup
-Declaration = extended.Intent
-RulesetEvent = extended.Event
-RulesetCommand = extended.Command
-RulesetView = extended.ExtendedView
+Setup = extended.ExtendedSetup | contingency.ContingencySetup
+Declaration = extended.Intent | contingency.Intent | contingency.FaceDownIntent
+RulesetEvent = extended.Event | contingency.Event
+RulesetCommand = extended.Command | contingency.Command
+RulesetView = extended.ExtendedView | contingency.ContingencyView

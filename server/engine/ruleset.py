@@ -9,7 +9,7 @@ from typing import Any, Generic, TypeVar
 import msgspec
 
 from protocol.common import Actor, Seat
-from protocol.events import Declaration, Revealed, RulesetCommand, RulesetEvent, Setup
+from protocol.events import Revealed, RulesetEvent
 from server.engine.dice import Roller
 
 S = TypeVar("S")
@@ -74,15 +74,18 @@ class Ruleset(Generic[S]):
     name: str
     state_type: type[S]
     setup_type: type[Any]
-    initial: Callable[[Setup, Sequence[Seat]], S]  # raises Refused on a bad setup
+    # Each ruleset takes only its own members of the unions below (Setup, RulesetCommand, RulesetEvent,
+    # Declaration): ``initial``, ``decide`` and ``check_declaration`` refuse the others with a code.
+    initial: Callable[[Any, Sequence[Seat]], S]  # a Setup; raises Refused on a bad setup
     start: Callable[[S], Sequence[RulesetEvent]]  # events that open the contest
-    decide: Callable[[S, RulesetCommand, Context], Sequence[RulesetEvent]]
-    evolve: Callable[[S, RulesetEvent | Revealed], S]
+    decide: Callable[[S, Any, Context], Sequence[RulesetEvent]]  # a RulesetCommand
+    evolve: Callable[[S, Any], S]  # one of its RulesetEvents, or a Revealed
     view: Callable[[S, Viewer], Any]
     outcome: Callable[[S], Any]
     window: Callable[[S], Window | None]
-    check_declaration: Callable[[S, str, Declaration, Context], None]  # raises Refused
+    check_declaration: Callable[[S, str, Any, Context], None]  # a Declaration; raises Refused
     is_checkpoint: Callable[[Any], bool]  # a ruleset event or a reveal
     describe: Callable[[Any], str]  # a human-readable line for a ruleset event or a sealed payload
-    # what an event may show a viewer who may see the event: secrets in public events are removed here
-    redact: Callable[[S, RulesetEvent, Viewer], RulesetEvent | None] = lambda s, e, v: e
+    # what an event may show a viewer who may see the event: secrets in public events (a ruleset event or
+    # a reveal) are removed here
+    redact: Callable[[S, Any, Viewer], RulesetEvent | Revealed | None] = lambda s, e, v: e

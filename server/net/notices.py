@@ -36,8 +36,8 @@ def notice_frame(
     """The encoded notice of ``envelope`` for ``viewer``, or None when the ruleset hides the event from it."""
     shown = event_for(envelope, viewer)
     event: Event = shown.event
-    if not _is_engine_event(event):
-        redacted = ruleset.redact(rules_before, event, viewer)  # type: ignore[arg-type]
+    if not _is_engine_event(event) or isinstance(event, Revealed):
+        redacted = ruleset.redact(rules_before, event, viewer)
         if redacted is None:
             return None
         event = redacted

@@ -29,7 +29,7 @@ def evolve(state: ExtendedState, event: x.Event | Revealed) -> ExtendedState:
             )
         case Revealed():
             intents = {p: x.Intent() for p in state.order}
-            intents.update({e.participant: e.payload for e in event.entries})
+            intents.update({e.participant: e.payload for e in event.entries if isinstance(e.payload, x.Intent)})
             return replace(state, intents=intents, phase="ready", turn=0, fighters=_switch(state, intents))
         case x.OrderSet():
             return replace(state, order=list(event.order))
