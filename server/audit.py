@@ -15,10 +15,10 @@ from protocol.common import Actor
 from protocol.errors import Refused
 from protocol.events import ContestCreated, Envelope
 from server.engine.audit import Finding, audit
-from server.engine.contest import fold
+from server.engine.contest import Contest, fold
 from server.engine.ruleset import Ruleset, Viewer
 from server.engine.timeline import describe
-from server.engine.views import contest_view, event_for, may_see, viewer_for
+from server.engine.views import contest_view, may_see, shown_event, viewer_for
 from server.rulesets import ruleset as ruleset_named
 from server.store import open_store
 
@@ -79,12 +79,14 @@ def parse_viewer(text: str, created: ContestCreated) -> Actor:
     raise ValueError(f"--as: {text!r} is not gm, player:SEAT or spectator")
 
 
-def timeline_line(ruleset: Ruleset[Any], envelope: Envelope, viewer: Viewer) -> str:
-    """One line of the timeline, written from the event as this viewer may see it."""
-    shown = event_for(envelope, viewer)
-    kind = type(shown.event).__struct_config__.tag
+def timeline_line(ruleset: Ruleset[Any], rules_before: Any, envelope: Envelope, viewer: Viewer) -> str | None:
+    """One line of the timeline, written from the event as this viewer may see it (None: hidden from it)."""
+    shown = shown_event(ruleset, rules_before, envelope, viewer)
+    if shown is None:
+        return None
+    kind = type(shown).__struct_config__.tag
     sealed = " [sealed]" if not may_see(envelope, viewer) else ""
-    text = describe(ruleset, shown.event, envelope.actor.principal)
+    text = describe(ruleset, shown, envelope.actor.principal)
     return f"{envelope.version:>5}  {envelope.at}  {kind}{sealed}  {text}"
 
 
@@ -116,9 +118,14 @@ def _print_replay(envelopes: Sequence[Envelope], at: int | None, viewer_text: st
         print(f"agon replay: {exc}", file=sys.stderr)
         return 2
     viewer = viewer_for(actor, created.seats)
+    contest: Contest[Any] | None = None
     for envelope in envelopes:
-        print(timeline_line(rules, envelope, viewer))
-    contest = fold(rules, envelopes)
+        after = fold(rules, [envelope], contest)
+        line = timeline_line(rules, (contest or after).rules, envelope, viewer)
+        if line is not None:
+            print(line)
+        contest = after
+    assert contest is not None
     view = contest_view(rules, contest, viewer)
     print(f"--- state at version {contest.version} as {viewer_text} ---")
     print(json.dumps(json.loads(encode(view)), indent=2, sort_keys=True))

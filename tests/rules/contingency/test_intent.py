@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 from protocol.codec import encode
 from protocol.events import Declare
 from protocol.rulesets import contingency as c
@@ -151,3 +153,15 @@ def test_the_gm_reorders_and_ties_go_by_announcement() -> None:
     table.do(GM, c.Reorder(order=["bob_pc.1", "ann_pc.2", "ann_pc.1", "bandit.1"]))
     assert table.view(SPECTATOR).rules.next_action == "bob_pc.1"
     assert table.refused(ANN, c.Roll(action="ann_pc.2", faces=[3, 3, 3])) == codes.OUT_OF_TURN
+
+
+def test_a_replay_as_another_player_shows_face_down_intent_as_types(capsys: pytest.CaptureFixture[str]) -> None:
+    from server.audit import _print_replay
+
+    table = _table("face_down")
+    table.announce({"ann_pc": (ANN, [SECRET]), "bob_pc": (BOB, []), "bandit": (GM, [])})
+    assert _print_replay(table.log, None, "player:bob") == 0
+    shown = capsys.readouterr().out
+    assert "ann_pc: face down: Influence" in shown and SECRET not in shown
+    assert _print_replay(table.log, None, "player:ann") == 0
+    assert SECRET in capsys.readouterr().out
