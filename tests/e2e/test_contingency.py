@@ -120,7 +120,7 @@ async def test_two_rounds_a_split_a_rewind_and_a_replay_that_matches(
     database = tmp_path / "ford.sqlite3"
     server = agon_server(store=f"sqlite:{database}")
     contest, clients, _ = await _table(server.ws_url, "public")
-    gm, ann, bob, cat, watcher = (clients[k] for k in ("gm", "ann", "bob", "cat", "watcher"))
+    gm, ann, bob, cat = (clients[k] for k in ("gm", "ann", "bob", "cat"))
     everyone = list(clients.values())
 
     async def all_at(version: int) -> list[dict[str, Any]]:
