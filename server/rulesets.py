@@ -9,8 +9,10 @@ from protocol.errors import Refused
 from server.engine.ruleset import Ruleset
 from server.rules.contingency.ruleset import CONTINGENCY
 from server.rules.extended.ruleset import EXTENDED
+from server.rules.herowars.ruleset import HEROWARS
 
-RULESETS: dict[str, Ruleset[Any]] = {r.name: r for r in list[Ruleset[Any]]([EXTENDED, CONTINGENCY])}
+ALL: list[Ruleset[Any]] = [EXTENDED, HEROWARS, CONTINGENCY]
+RULESETS: dict[str, Ruleset[Any]] = {r.name: r for r in ALL}
 
 
 def ruleset(name: str) -> Ruleset[Any]:

@@ -5,10 +5,10 @@ A ruleset adds its module here and its members to each union below (one line eac
 
 from __future__ import annotations
 
-from protocol.rulesets import contingency, extended
+from protocol.rulesets import contingency, extended, herowars
 
-Setup = extended.ExtendedSetup | contingency.ContingencySetup
-Declaration = extended.Intent | contingency.Intent | contingency.FaceDownIntent
-RulesetEvent = extended.Event | contingency.Event
-RulesetCommand = extended.Command | contingency.Command
-RulesetView = extended.ExtendedView | contingency.ContingencyView
+Setup = extended.ExtendedSetup | herowars.HerowarsSetup | contingency.ContingencySetup
+Declaration = extended.Intent | herowars.Intent | contingency.Intent | contingency.FaceDownIntent
+RulesetEvent = extended.Event | herowars.Event | contingency.Event
+RulesetCommand = extended.Command | herowars.Command | contingency.Command
+RulesetView = extended.ExtendedView | herowars.HerowarsView | contingency.ContingencyView

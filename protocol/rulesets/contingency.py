@@ -620,7 +620,7 @@ class RollView(msgspec.Struct, frozen=True):
     penalty: int
 
 
-class ContingencyView(msgspec.Struct, frozen=True, tag_field="ruleset", tag="contingency"):
+class ContingencyView(msgspec.Struct, frozen=True, tag_field="type", tag="contingency.view"):
     round: int
     phase: Phase
     intent_mode: IntentMode

@@ -74,18 +74,21 @@ class Ruleset(Generic[S]):
     name: str
     state_type: type[S]
     setup_type: type[Any]
-    # Each ruleset takes only its own members of the unions below (Setup, RulesetCommand, RulesetEvent,
-    # Declaration): ``initial``, ``decide`` and ``check_declaration`` refuse the others with a code.
-    initial: Callable[[Any, Sequence[Seat]], S]  # a Setup; raises Refused on a bad setup
+    # The engine hands a ruleset only its own setup, commands, declarations and events (its ``setup_type``,
+    # ``command_type`` and ``declaration_type``), so those parameters are typed by each ruleset.
+    initial: Callable[[Any, Sequence[Seat]], S]  # its setup; raises Refused on a bad setup
     start: Callable[[S], Sequence[RulesetEvent]]  # events that open the contest
-    decide: Callable[[S, Any, Context], Sequence[RulesetEvent]]  # a RulesetCommand
-    evolve: Callable[[S, Any], S]  # one of its RulesetEvents, or a Revealed
+    decide: Callable[[S, Any, Context], Sequence[RulesetEvent]]  # one of its commands
+    evolve: Callable[[S, Any], S]  # one of its events, or a reveal of its declarations
     view: Callable[[S, Viewer], Any]
     outcome: Callable[[S], Any]
     window: Callable[[S], Window | None]
-    check_declaration: Callable[[S, str, Any, Context], None]  # a Declaration; raises Refused
+    check_declaration: Callable[[S, str, Any, Context], None]  # one of its declarations; raises Refused
     is_checkpoint: Callable[[Any], bool]  # a ruleset event or a reveal
     describe: Callable[[Any], str]  # a human-readable line for a ruleset event or a sealed payload
-    # what an event may show a viewer who may see the event: secrets in public events (a ruleset event or
-    # a reveal) are removed here
+    # what an event may show a viewer who may see the event: secrets in public events (its own events and
+    # the reveal of its declarations) are removed here
     redact: Callable[[S, Any, Viewer], RulesetEvent | Revealed | None] = lambda s, e, v: e
+    # the ruleset's own commands and sealed declarations (unions of its types): the engine refuses others
+    command_type: Any = object
+    declaration_type: Any = object

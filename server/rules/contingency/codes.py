@@ -4,7 +4,6 @@ from __future__ import annotations
 
 BAD_SETUP = "contest/bad_setup"
 NOT_YOUR_CHARACTER = "auth/not_your_seat"
-FOREIGN_COMMAND = "rules/foreign_command"  # a command of another ruleset
 OUT_OF_PHASE = "rules/out_of_phase"
 OUT_OF_TURN = "rules/out_of_turn"
 TYPED_BY_GM = "dice/typed_by_gm"

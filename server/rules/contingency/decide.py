@@ -6,7 +6,6 @@ from collections.abc import Sequence
 from typing import get_args
 
 from protocol.errors import FORBIDDEN, Refused
-from protocol.events import Declaration
 from protocol.rulesets import contingency as c
 from server.engine.ruleset import Context
 from server.rules.contingency import codes, skill
@@ -16,13 +15,10 @@ from server.rules.contingency.landscape import LandscapeCommand, check_engagemen
 from server.rules.contingency.order import next_action, pending, queue
 from server.rules.contingency.state import ContingencyState, Fighter, Planned
 
-COMMANDS = get_args(c.Command)
 LANDSCAPE = get_args(LandscapeCommand)
 
 
-def decide(state: ContingencyState, command: object, ctx: Context) -> Sequence[c.Event]:
-    if not isinstance(command, COMMANDS):
-        raise Refused(codes.FOREIGN_COMMAND, f"{type(command).__name__}: not a command of a contingency encounter")
+def decide(state: ContingencyState, command: c.Command, ctx: Context) -> Sequence[c.Event]:
     if isinstance(command, LANDSCAPE):
         return decide_landscape(state, command, ctx)
     match command:
@@ -123,13 +119,11 @@ def decide(state: ContingencyState, command: object, ctx: Context) -> Sequence[c
             _idle(state)
             return [*_swept(state), c.RoundEnded(round=state.round), c.RoundStarted(round=state.round + 1)]
         case _:
-            raise Refused(codes.FOREIGN_COMMAND, f"{type(command).__name__}: not a round command")
+            raise AssertionError(f"{type(command).__name__} is a landscape command")
 
 
-def check_declaration(state: ContingencyState, participant: str, payload: Declaration, ctx: Context) -> None:
-    """An intent names actions the table plays, no action twice unless it may be repeated."""
-    if not isinstance(payload, c.Intent):
-        raise Refused(codes.BAD_INTENT, "payload: announce a contingency.intent (a list of actions)")
+def check_declaration(state: ContingencyState, participant: str, payload: c.Intent, ctx: Context) -> None:
+    """An intent names actions of the character's cards, no action twice unless it may be repeated."""
     if len(payload.actions) > 20:
         raise Refused(codes.BAD_INTENT, "actions: at most 20 actions a round")
     for i, name in enumerate(payload.actions):

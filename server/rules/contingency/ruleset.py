@@ -153,4 +153,6 @@ CONTINGENCY: Ruleset[ContingencyState] = Ruleset(
     is_checkpoint=is_checkpoint,
     describe=describe,
     redact=redact,
+    command_type=c.Command,
+    declaration_type=c.Intent,
 )

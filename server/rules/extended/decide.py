@@ -5,7 +5,6 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from protocol.errors import FORBIDDEN, Refused
-from protocol.events import Declaration
 from protocol.rulesets import extended as x
 from server.engine.ruleset import Context
 from server.rules.extended import codes
@@ -66,7 +65,7 @@ def decide(state: ExtendedState, command: x.Command, ctx: Context) -> Sequence[x
             return [adjusted, *after_ap_change(state, [adjusted])]
 
 
-def check_declaration(state: ExtendedState, participant: str, payload: Declaration, ctx: Context) -> None:
+def check_declaration(state: ExtendedState, participant: str, payload: x.Intent, ctx: Context) -> None:
     """A sealed intent is checked when declared: a bid within the limits and ratings that parse."""
     if not isinstance(payload, x.Intent):
         raise Refused(codes.BAD_INTENT, "payload: declare an extended.intent")

@@ -2,13 +2,12 @@
 
 from __future__ import annotations
 
-from protocol import errors
 from protocol.common import Dice
-from protocol.errors import Refused
 from protocol.rulesets import extended as x
 from server.engine.ruleset import Context
 from server.rules.extended import codes
 from server.rules.extended.state import ExtendedState
+from server.rules.questworlds.faces import typed_faces
 from server.rules.questworlds.levels import apply_masteries, roll_level
 
 
@@ -24,7 +23,7 @@ def roll_exchange(state: ExtendedState, actor: str, faces: list[int | None] | No
         other = codes.parse_rating(state.fighters[defender].rating, "rating")
     ratings = (actor_rating, other)
     rolling = [r.value > 0 for r in ratings]
-    typed = _typed_faces(faces, rolling, (actor, defender))
+    typed = typed_faces(faces, rolling, (actor, defender))
     dice = ctx.dice.roll([20] * sum(rolling), typed)
     drawn = iter(dice.faces)
     sides_faces = tuple(next(drawn) if rolls else None for rolls in rolling)
@@ -42,22 +41,6 @@ def roll_exchange(state: ExtendedState, actor: str, faces: list[int | None] | No
             (actor_rating.value, other.value),
         )
     ]
-
-
-def _typed_faces(faces: list[int | None] | None, rolling: list[bool], names: tuple[str, str]) -> list[int] | None:
-    if faces is None:
-        return None
-    if len(faces) != 2:
-        raise Refused(errors.BAD_FACE, f"faces: give two faces, the actor's then the defender's (got {len(faces)})")
-    typed: list[int] = []
-    for i, (face, rolls, name) in enumerate(zip(faces, rolling, names, strict=True)):
-        if rolls and face is None:
-            raise Refused(errors.BAD_FACE, f"faces[{i}]: {name} rolls a d20")
-        if not rolls and face is not None:
-            raise Refused(errors.BAD_FACE, f"faces[{i}]: {name} has no die to roll (a value of 0 or less)")
-        if face is not None:
-            typed.append(face)
-    return typed
 
 
 def _rolled(

@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from protocol.codec import encode
+from protocol.errors import FOREIGN
 from protocol.events import Declare
 from protocol.rulesets import contingency as c
 from server.engine.views import viewer_for
@@ -119,7 +120,7 @@ def test_the_same_action_twice_is_refused_unless_instant_or_repeatable() -> None
     unknown = Declare(participant="ann_pc", payload=c.Intent(actions=["Intimidate"]))
     assert table.refused(ANN, unknown) == codes.UNKNOWN_ACTION
     shown = Declare(participant="ann_pc", payload=c.FaceDownIntent(types=["Combat"]))
-    assert table.refused(ANN, shown) == codes.BAD_INTENT
+    assert table.refused(ANN, shown) == FOREIGN
 
     not_mine = Declare(participant="bob_pc", payload=c.Intent(actions=[SECRET]))
     assert table.refused(BOB, not_mine) == codes.UNKNOWN_ACTION
