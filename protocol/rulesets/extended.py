@@ -10,7 +10,7 @@ from protocol.common import Dice
 
 BetterRoll = Literal["low", "high"]
 ActionKind = Literal["normal", "asymmetrical", "unrelated"]
-Phase = Literal["declaring", "ready", "rolled", "decided"]
+Phase = Literal["declaring", "ready", "rolled", "decided", "over"]  # over: the GM concluded the contest
 
 
 class _Msg(msgspec.Struct, frozen=True, forbid_unknown_fields=True, tag_field="type"):

@@ -8,10 +8,11 @@ from typing import Any
 import msgspec
 
 from protocol.common import Actor, Seat
-from protocol.events import Concluded, ContestCreated, Declared, Envelope, Event, Redone, Rewound, Undone
+from protocol.events import Declared, Envelope, Event, Revealed
 from protocol.views import ContestView, DeclarationView, SealView
 from server.engine.contest import Contest, undo_target
 from server.engine.ruleset import Ruleset, Viewer
+from server.engine.timeline import ENGINE_EVENTS
 
 
 def viewer_for(actor: Actor, seats: Sequence[Seat]) -> Viewer:
@@ -41,7 +42,7 @@ def shown_event(ruleset: Ruleset[Any], rules_before: Any, envelope: Envelope, vi
     """The event as this viewer may see it (a sealed declaration keeps only its commitment; the ruleset
     removes what its ``redact`` hides from ruleset events and reveals), or None when it hides it whole."""
     event = event_for(envelope, viewer).event
-    if isinstance(event, ContestCreated | Declared | Undone | Rewound | Redone | Concluded):
+    if isinstance(event, ENGINE_EVENTS) and not isinstance(event, Revealed):
         return event
     return ruleset.redact(rules_before, event, viewer)
 

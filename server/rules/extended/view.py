@@ -50,6 +50,6 @@ def _contestant(fighter: Fighter, viewer: Viewer) -> x.ContestantView:
         ap=fighter.ap if own or fighter.ap_known else None,
         starting_ap=fighter.starting_ap if own else None,
         hero_points=fighter.hero_points if own else None,
-        controlled_by_you=viewer.controls(fighter.id),
+        controlled_by_you=viewer.controls(fighter.id) or (viewer.role == "gm" and not fighter.player),
         out=fighter.ap <= 0,
     )
