@@ -15,6 +15,15 @@ const ADVICE = {
   "rate/limited": "Too fast: wait a moment.",
 };
 
+// An id made from a name (lower case, dashes), unique among ``taken`` (which it joins).
+export function slug(text, taken) {
+  const base = text.toLowerCase().normalize("NFKD").replace(/[^a-z0-9]+/g, "-").replace(/^-+|-+$/g, "").slice(0, 24) || "x";
+  let id = base;
+  for (let i = 2; taken.has(id); i += 1) id = `${base}-${i}`;
+  taken.add(id);
+  return id;
+}
+
 export function explain(error) {
   if (!error) return "";
   const advice = ADVICE[error.code];

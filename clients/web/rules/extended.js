@@ -1,6 +1,6 @@
 // Panels of the `extended` ruleset (QuestWorlds extended contest, two contestants). See docs/web.md for the
 // interface every ruleset module implements.
-import { ActionButton, ActionForm, Check, Field, Select, html } from "../ui.js";
+import { ActionButton, ActionForm, Check, Field, Select, html, slug } from "../ui.js";
 import { registerRuleset } from "./registry.js";
 import { useState } from "../vendor/preact-htm.js";
 
@@ -11,14 +11,6 @@ const KINDS = [
   ["asymmetrical", "asymmetrical: a win achieves another goal, no AP moves to me"],
   ["unrelated", "unrelated: no AP moves (optionally resolved against a resistance)"],
 ];
-
-function slug(text, taken) {
-  const base = text.toLowerCase().normalize("NFKD").replace(/[^a-z0-9]+/g, "-").replace(/^-+|-+$/g, "").slice(0, 24) || "x";
-  let id = base;
-  for (let i = 2; taken.has(id); i += 1) id = `${base}-${i}`;
-  taken.add(id);
-  return id;
-}
 
 function contestant(name, player) {
   return { name, ability: "", rating: "", modifier: "0", augment: "0", followers_ap: "0", hero_points: "0", edge: "0", player };

@@ -47,7 +47,7 @@ def view(state: ContingencyState, viewer: Viewer) -> c.ContingencyView:
                 name=f.name,
                 zone=f.zone,
                 engaged_with=state.engaged_with(f.id),
-                controlled_by_you=viewer.controls(f.id),
+                controlled_by_you=viewer.controls(f.id) or (viewer.role == "gm" and not f.player),
                 actions_taken=f.taken,
                 stepped=f.stepped,
                 movement_points=f.mp,
