@@ -8,7 +8,7 @@ import subprocess
 from pathlib import Path
 from typing import Any
 
-from clients.python.client import AgonClient
+from clients.python.client import AgonClient, Refusal
 from protocol.common import Seat
 from protocol.events import CloseDeclarations, Conclude, CreateContest, Declare, Rewind
 from protocol.messages import Follow, Invitations
@@ -110,6 +110,19 @@ async def test_face_down_names_reach_nobody_else_before_they_resolve(agon_server
             await client.close()
 
 
+async def _refused(client: AgonClient, contest: str, command: Any, code: str) -> None:
+    """The command is refused with ``code`` and the contest does not move."""
+    before = client.mirrors[contest].version
+    try:
+        await client.command(contest, command)
+    except Refusal as refusal:
+        assert refusal.code == code, refusal
+    else:
+        raise AssertionError(f"{command} was accepted")
+    await client.ping()
+    assert client.mirrors[contest].version == before
+
+
 def _zones(doc: dict[str, Any]) -> dict[str, list[str]]:
     return {z["id"]: z["characters"] for z in doc["rules"]["zones"]}
 
@@ -135,6 +148,8 @@ async def test_two_rounds_a_split_a_rewind_and_a_replay_that_matches(
         # Round 1: the scene, sealed intent from three players and the GM, resolution in the rules' order.
         await gm.command(contest, c.SetScene(text="Rain on the ford", foreshadow="the river is rising"))
         await gm.command(contest, c.OpenIntent())
+        twice = Declare(participant="rook", payload=c.Intent(actions=["Strike", "Strike"]))
+        await _refused(ann, contest, twice, "rules/repeated_action")
         await ann.command(contest, Declare(participant="rook", payload=c.Intent(actions=["Taunt", "Strike"])))
         await bob.command(contest, Declare(participant="wren", payload=c.Intent(actions=["Strike"])))
         await cat.command(contest, Declare(participant="moss", payload=c.Intent(actions=["Reposition"])))
@@ -151,6 +166,8 @@ async def test_two_rounds_a_split_a_rewind_and_a_replay_that_matches(
             assert doc["rules"]["ranges"]["rook"]["bandit"] == "engaged"
             assert _zones(doc)["shore"] == ["moss"]
         assert moved.version < penalty.version
+        # Wren is engaged with the bandit: no step; and nothing crosses the Leap barrier by a step
+        await _refused(bob, contest, c.Roll(step=c.Step(zone="river"), faces=[8, 8, 8]), "rules/engaged")
         await bob.command(contest, c.Roll(faces=[8, 8, 8]))
         env = await gm.command(contest, c.Environmental(text="the river bursts its banks"))
         for doc in await all_at(env.version):

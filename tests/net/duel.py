@@ -20,7 +20,6 @@ from protocol.events import (
     Undo,
 )
 from protocol.rulesets import extended as x
-from tests.rules.contingency.commands import every_contingency_command
 
 ARIA_WINS: list[int | None] = [2, 15]  # Aria's exchange: Aria succeeds, the Orc fails
 ORC_FAILS: list[int | None] = [15, 2]  # the Orc's exchange: the Orc fails, Aria succeeds
@@ -62,7 +61,6 @@ def every_command() -> list[Command]:
         x.Confirm(),
         x.PartingShot(contestant="aria"),
         x.Adjust(contestant="aria", delta=1, reason="a spectator's wish"),
-        *every_contingency_command(),
     ]
     kinds = {type(c) for c in commands}
     assert kinds == set(_union_members(EngineCommand | x.Command)), "every_command must cover every command type"
