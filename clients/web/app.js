@@ -247,7 +247,7 @@ function Contest({ token }) {
           <${Actions} view=${view} me=${me} act=${act} />
           ${role === "gm" && html`<${EngineControls} view=${view} act=${act} token=${token} />`}
         </section>`}
-        <section class="panel"><${ApChart} points=${points} names=${names} /></section>
+        ${names.length > 0 && html`<section class="panel"><${ApChart} points=${points} names=${names} /></section>`}
       </div>
       <div class="column side-column">
         ${role === "gm" && html`<${Invitations} view=${view} link=${link} panels=${panels} />`}

@@ -60,6 +60,15 @@ def test_the_map_changes_for_everyone_when_the_gm_splits_a_zone(agon_server: Ser
         expect(page.get_by_test_id("link-river-rapids~south-clearing")).to_have_count(1)
         expect(page.get_by_test_id("character-ellis")).to_contain_text("in North Clearing")
         expect(page.get_by_test_id("character-goblin")).to_contain_text("in South Clearing")
+    # a new zone beside the north clearing, and the goblin placed in it
+    gm.get_by_test_id("zone-north-clearing").click()
+    gm.get_by_label("New zone's name").fill("Ledge")
+    gm.get_by_role("button", name="Add a zone next to it").click()
+    expect(watcher.get_by_test_id("link-ledge~north-clearing")).to_have_count(1)
+    gm.get_by_test_id("zone-ledge").click()
+    gm.get_by_label("Character to place in this zone").select_option("goblin")
+    gm.get_by_role("button", name="Place here").click()
+    expect(ann.get_by_test_id("character-goblin")).to_contain_text("in Ledge")
     screenshot(watcher, "contingency-map")
     assert_accessible(gm, "GM console with the zone map")
 

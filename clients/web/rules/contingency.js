@@ -204,14 +204,17 @@ function ZoneMap({ view, editable }) {
   return html`<figure class="zone-map" data-testid="zone-map">
     <svg viewBox=${`0 0 ${width} ${height}`} role=${editable ? "group" : "img"} aria-labelledby="map-title" class="map-svg">
       <title id="map-title">The map: ${summary}</title>
-      ${rules.connections.map((k) => {
+      ${[...rules.connections].sort((p, q) => Boolean(p.barrier) - Boolean(q.barrier)).map((k) => {
         if (!at[k.a] || !at[k.b]) return null;
         const a = center(k.a);
         const b = center(k.b);
-        const mid = { x: (a.x + b.x) / 2, y: (a.y + b.y) / 2 };
+        // zones that are not side by side are joined by a curve, so it never hides a straight link
+        const length = Math.hypot(b.x - a.x, b.y - a.y);
+        const bend = length > W + GAP + 1 ? length / 5 : 0;
+        const mid = { x: (a.x + b.x) / 2 - ((b.y - a.y) / length) * bend, y: (a.y + b.y) / 2 + ((b.x - a.x) / length) * bend };
         const key = [k.a, k.b].sort().join("~");
         return html`<g key=${key} data-testid=${`link-${key}`} class=${k.barrier ? "link barrier" : "link"}>
-          <line x1=${a.x} y1=${a.y} x2=${b.x} y2=${b.y} />
+          <path d=${`M ${a.x} ${a.y} Q ${mid.x} ${mid.y} ${b.x} ${b.y}`} />
           ${k.barrier && html`<text x=${mid.x} y=${mid.y - 6} text-anchor="middle" class="barrier-label">${k.barrier.action} ${k.barrier.difficulty}</text>`}
         </g>`;
       })}
@@ -276,9 +279,7 @@ function Board({ view, me }) {
     ${rules.scene && html`<p class="scene" data-testid="scene">${rules.scene}${rules.foreshadow ? html` <em>— ${rules.foreshadow}</em>` : ""}</p>`}
     <${ZoneMap} view=${view} editable=${me?.role === "gm" && !view.concluded} />
     <ul class="characters">${rules.characters.map(
-      (c) => html`<li key=${c.id} data-testid=${`character-${c.id}`}><strong>${c.name}</strong>${c.controlled_by_you ? html` <span class="tag">yours</span>` : ""}
-        in ${who[c.zone]}${c.engaged_with.length ? `, engaged with ${c.engaged_with.map((o) => who[o]).join(", ")}` : ""}
-        · actions this round: ${c.actions_taken}${c.movement_points !== null ? ` · ${c.movement_points} movement points` : ""}${c.omens ? ` · ${c.omens} omen(s)` : ""}</li>`,
+      (c) => html`<li key=${c.id} data-testid=${`character-${c.id}`}><strong>${c.name}</strong>${c.controlled_by_you ? html` <span class="tag">yours</span>` : ""}${` in ${who[c.zone]}`}${c.engaged_with.length ? `, engaged with ${c.engaged_with.map((o) => who[o]).join(", ")}` : ""}${` · actions this round: ${c.actions_taken}`}${c.movement_points !== null ? ` · ${c.movement_points} movement points` : ""}${c.omens ? ` · ${c.omens} omen(s)` : ""}</li>`,
     )}</ul>
     <${ActionsTable} view=${view} />
     ${rules.rolling && html`<p class="rolling" data-testid="rolling">${who[rules.rolling.character]} rolled ${rules.rolling.faces.join("-")} and takes −${rules.rolling.penalty}: waiting for the choice of dice.</p>`}
@@ -414,6 +415,8 @@ function Landscape({ view, act }) {
   const [other, setOther] = useState("");
   const [barrier, setBarrier] = useState("");
   const [placements, setPlacements] = useState({});
+  const [added, setAdded] = useState("");
+  const [mover, setMover] = useState("");
   if (!zone) return html`<p class="hint" data-testid="landscape-hint">Select a zone on the map to change the landscape.</p>`;
   const partNames = parts.split(",").map((p) => p.trim()).filter(Boolean);
   const taken = new Set(Object.keys(who));
@@ -453,6 +456,14 @@ function Landscape({ view, act }) {
     }} label="Connect, or set the barrier" kind="">
       <${Select} label="Other zone" name="other" value=${other || others[0][0]} onChange=${setOther} options=${others} />
       <${Field} label="Barrier (empty: none)" name="barrier" value=${barrier} onInput=${setBarrier} hint="e.g. Leap 6" />
+    <//>`}
+    <${ActionForm} run=${() => act({ type: "contingency.add_zone", zone: { id: slug(added, new Set(taken)), name: added.trim() }, connections: [{ a: zone.id, b: slug(added, new Set(taken)) }] })} label="Add a zone next to it" kind="">
+      <${Field} label="New zone's name" name="added" value=${added} onInput=${setAdded} />
+    <//>
+    ${others.length > 0 && html`<${ActionButton} label="Remove the zone (everyone in it goes to the first other zone)" run=${() =>
+      act({ type: "contingency.remove_zone", zone: zone.id, placements: Object.fromEntries(zone.characters.map((c) => [c, others[0][0]])) })} />`}
+    ${rules.characters.length > 0 && html`<${ActionForm} run=${() => act({ type: "contingency.place", character: mover || rules.characters[0].id, zone: zone.id })} label="Place here" kind="">
+      <${Select} label="Character to place in this zone" name="mover" value=${mover || rules.characters[0].id} onChange=${setMover} options=${rules.characters.map((c) => [c.id, c.name])} />
     <//>`}
     <${ActionButton} label="Deselect" run=${async () => select(null)} />
   </div>`;
