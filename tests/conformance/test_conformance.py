@@ -45,6 +45,7 @@ from protocol.events import (
     Rewind,
     Rewound,
     RulesetCommand,
+    Setup,
     Undo,
     Undone,
 )
@@ -62,7 +63,7 @@ from tests.conformance.kit import Strategy, load
 
 PROFILES = {
     "quick": settings(
-        max_examples=50,
+        max_examples=40,
         stateful_step_count=30,
         deadline=None,
         suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much, HealthCheck.data_too_large],
@@ -270,6 +271,23 @@ def machine(rules: Ruleset[Any], strategy: Strategy) -> type[RuleBasedStateMachi
 
     Conformance.__name__ = f"Conformance_{rules.name}"
     return Conformance
+
+
+def check_types(rules: Ruleset[Any]) -> None:
+    """A ruleset names its own setup, commands and declarations, all of them members of the wire unions, so
+    the engine can refuse everything else."""
+    unions = {"setup": Setup, "command": RulesetCommand, "declaration": Declaration}
+    for kind, union in unions.items():
+        declared = getattr(rules, f"{kind}_type")
+        members = get_args(declared) or (declared,)
+        for member in members:
+            assert isinstance(member, type) and issubclass(member, msgspec.Struct), f"{rules.name}: {kind} {member}"
+            assert member in get_args(union), f"{rules.name}: {member.__name__} is not in the {kind} union"
+
+
+@pytest.mark.parametrize("name", sorted(RULESETS))
+def test_every_registered_ruleset_names_its_own_types(name: str) -> None:
+    check_types(RULESETS[name])
 
 
 @pytest.mark.parametrize("name", sorted(RULESETS))
