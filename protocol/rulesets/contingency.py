@@ -6,7 +6,7 @@ Environmental Actions) over a graph of zones until the GM concludes it.
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Annotated, Literal
 
 import msgspec
 
@@ -95,9 +95,11 @@ class ContingencySetup(_Msg, frozen=True, tag="contingency.setup"):
 
 
 class Intent(_Msg, frozen=True, tag="contingency.intent"):
-    """The actions a character announces for the round, in order, without their targets."""
+    """The actions a character announces for the round, in order, without their targets; ``note``: what
+    the player says they are about (free text, revealed with the intent; face down, never shown to others)."""
 
     actions: list[str]
+    note: Annotated[str, msgspec.Meta(max_length=500)] = ""
 
 
 class FaceDownIntent(_Msg, frozen=True, tag="contingency.face_down"):

@@ -14,7 +14,8 @@ def _zones(names: list[str]) -> str:
 def describe(event: c.Event | c.Intent | c.FaceDownIntent) -> str:
     match event:
         case c.Intent():
-            return ", ".join(event.actions) or "no action"
+            said = f" — “{event.note}”" if event.note else ""
+            return (", ".join(event.actions) or "no action") + said
         case c.FaceDownIntent():
             return "face down: " + (", ".join(event.types) or "no action")
         case c.ZoneAdded():

@@ -13,7 +13,7 @@ from protocol.rulesets import contingency as c
 from server.engine.ruleset import Viewer
 from server.rules.contingency.order import queue
 from server.rules.contingency.state import ContingencyState
-from tests.conformance.kit import Table
+from tests.conformance.kit import Table, sealed_text
 
 ZONES = ["gate", "yard", "keep", "moat", "tower"]
 CHARACTERS = ["ann_pc", "bob_pc", "guard"]
@@ -151,8 +151,15 @@ def commands(table: Table) -> st.SearchStrategy[Command]:
     if state.phase == "scene":
         options += [st.just(c.OpenIntent())] * 3
     if state.phase == "intent":
-        intent = st.builds(c.Intent, actions=st.lists(st.sampled_from(NAMES), max_size=3))
-        declare = who.flatmap(lambda p: st.builds(Declare, participant=st.just(p), payload=intent))
+
+        def intent(participant: str) -> st.SearchStrategy[c.Intent]:
+            return st.builds(
+                c.Intent,
+                actions=st.lists(st.sampled_from(NAMES), max_size=3),
+                note=st.just(sealed_text(table, participant)),
+            )
+
+        declare = who.flatmap(lambda p: st.builds(Declare, participant=st.just(p), payload=intent(p)))
         options += [declare] * 6
     if state.phase == "resolving":
         options += [st.builds(c.Roll, faces=_faces(table))] * 4

@@ -166,3 +166,22 @@ def test_a_replay_as_another_player_shows_face_down_intent_as_types(capsys: pyte
     assert "ann_pc: face down: Influence" in shown and SECRET not in shown
     assert _print_replay(table.log, None, "player:ann") == 0
     assert SECRET in capsys.readouterr().out
+
+
+def test_what_a_player_says_with_a_face_down_intent_stays_theirs() -> None:
+    table = _table("face_down")
+    table.do(GM, c.OpenIntent())
+    said = "circle-behind-the-wagon"
+    table.do(ANN, Declare(participant="ann_pc", payload=c.Intent(actions=["Strike"], note=said)))
+    table.do(BOB, Declare(participant="bob_pc", payload=c.Intent(actions=[])))
+    table.do(GM, Declare(participant="bandit", payload=c.Intent(actions=[])))
+    assert said.encode() not in _received(table, BOB) and said.encode() not in _received(table, SPECTATOR)
+    assert said.encode() in _received(table, ANN)
+
+    public = _table("public")
+    public.do(GM, c.OpenIntent())
+    public.do(ANN, Declare(participant="ann_pc", payload=c.Intent(actions=["Strike"], note=said)))
+    assert said.encode() not in _received(public, BOB)  # sealed until the reveal
+    public.do(BOB, Declare(participant="bob_pc", payload=c.Intent(actions=[])))
+    public.do(GM, Declare(participant="bandit", payload=c.Intent(actions=[])))
+    assert said.encode() in _received(public, BOB)  # public mode: revealed with the intent
