@@ -221,7 +221,11 @@ function Contest({ token }) {
   if (!panels) return html`<main class="page" id="main"><h1>${view.title}</h1><p>This browser does not know the ruleset “${view.ruleset}”.</p></main>`;
   const role = link.welcome.role;
   const me = { role, seat: link.welcome.seat, contestants: link.welcome.contestants };
-  if (role === "auditor") return html`<${Replay} token=${token} />`;
+  if (role === "auditor") {
+    // an auditor's link opens the replay viewer (and this page's connection closes)
+    setTimeout(() => location.replace(`#t=${token}&replay`), 0);
+    return null;
+  }
   const act = (command) => link.command(command);
   const Board = panels.Board;
   const Actions = panels.Actions;
@@ -232,6 +236,7 @@ function Contest({ token }) {
     if (mine.phase !== phase) memory.updateMine(view.contest, (c) => ({ ...c, phase }));
   }
   const who = role === "gm" ? "GM console" : role === "player" ? `Player: ${me.seat}` : "Spectator";
+  document.title = `${view.title || "Untitled contest"} · ${who} · Agon`;
   return html`<div class=${`contest role-${role}`}>
     <header class="topbar">
       <a href="#" class="brand">Agon</a>
@@ -392,6 +397,7 @@ function Replay({ token }) {
     return html`<main class="page" id="main"><h1>Replay</h1><p role="alert">Only the GM or an auditor may open the replay viewer.</p></main>`;
   }
   const seats = link.welcome.seats ?? [];
+  document.title = `Replay · ${link.view?.title || "Untitled contest"} · Agon`;
   const viewers = [["gm", "the GM"], ...seats.filter((s) => s.role === "player").map((s) => [s.id, `player ${s.id}`]), [SPECTATOR, "a spectator"]];
   const panels = data ? ruleset(data.view.ruleset) : null;
   const Board = panels?.Board;

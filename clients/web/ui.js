@@ -175,11 +175,11 @@ export function ApChart({ points, names }) {
     const data = [points.map((p) => p.x), ...names.map((n) => points.map((p) => (p.values[n] ?? null)))];
     const options = {
       width: width(),
-      height: 180,
+      height: 220,
       scales: { x: { time: false, auto: false, range: () => [0, Math.max(1, ...points.map((p) => p.x))] } },
       axes: [
         { label: "exchange", stroke: "#333", incrs: [1, 2, 5, 10, 20, 50, 100] },
-        { label: "AP", stroke: "#333", incrs: [1, 2, 5, 10, 20, 50, 100] },
+        { label: "AP", stroke: "#333", incrs: [1, 2, 5, 10, 20, 50, 100], space: 24 },
       ],
       series: [{ label: "exchange" }, ...names.map((n, i) => ({ label: n, stroke: COLOURS[i % COLOURS.length], width: 2, points: { show: true, size: 6 } }))],
       legend: { show: false },
@@ -187,7 +187,7 @@ export function ApChart({ points, names }) {
     };
     plot.current?.destroy();
     plot.current = new uPlot(options, data, box.current);
-    const resized = new ResizeObserver(() => plot.current?.setSize({ width: width(), height: 180 }));
+    const resized = new ResizeObserver(() => plot.current?.setSize({ width: width(), height: 220 }));
     resized.observe(box.current);
     return () => {
       resized.disconnect();

@@ -257,3 +257,4 @@ class ExtendedView(msgspec.Struct, frozen=True, tag_field="type", tag="extended.
     last: ExchangeApplied | None
     outcome: ContestDecided | None
     better_roll: BetterRoll
+    players_type_faces: bool = False  # physical dice: the acting contestant's player may type the faces

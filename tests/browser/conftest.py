@@ -32,6 +32,8 @@ DESKTOP = {"width": 1280, "height": 900}
 PHONE = {"width": 390, "height": 844}
 
 
+# Module-scoped: Playwright's sync API keeps an event loop running while it is started, which the asyncio
+# tests that follow must not find.
 @pytest.fixture(scope="module")
 def playwright() -> Iterator[Playwright]:
     with sync_playwright() as running:

@@ -122,7 +122,7 @@ def test_a_contest_is_created_played_and_watched_in_browsers(agon_server: Server
     gm.get_by_test_id("undo").click()
     expect_ap(everyone, "orc", ["12", "?", "12", "?"])
     expect(gm.get_by_test_id("timeline").locator("li.undone").first).to_be_visible()
-    faces(gm, 2, 15)
+    gm.get_by_test_id("redo").click()  # and redoes it
     expect_ap(everyone, "orc", ["5", "5", "5", "5"])
     # the orc's exchange: 15 against 2, the orc fails: it loses its bid of 3
     faces(gm, 15, 2)
@@ -185,3 +185,11 @@ def test_a_contest_is_created_played_and_watched_in_browsers(agon_server: Server
     expect(gm.get_by_role("heading", name=re.compile("Version 5 of"))).to_be_visible()
     assert_accessible(gm, "replay viewer")
     screenshot(gm, "replay")
+
+    # the start page lists the contest created from this browser, with its state
+    gm.goto(f"{server.http_url}/")
+    mine = gm.locator(".my-contests li", has_text="Duel at the bridge")
+    expect(mine).to_contain_text("The contest is over")
+    expect(mine).to_contain_text(re.compile(r"version \d+"))
+    assert_accessible(gm, "start page with my contests")
+    screenshot(gm, "start-my-contests")

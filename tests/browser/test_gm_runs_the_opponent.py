@@ -54,6 +54,15 @@ def test_the_gm_runs_the_opponent_and_a_player_plays_by_keyboard(agon_server: Se
     troll.get_by_role("button", name="Seal my intent").click()
     expect(ann.get_by_test_id("seal-troll")).to_contain_text("sealed")
 
+    # a refused intent is explained under the form, from the server's message, and changes nothing
+    form = ann.get_by_test_id("intent-aria")
+    form.get_by_label("Kind").select_option("unrelated")
+    form.get_by_label("Resistance (optional)").fill("ZZ")
+    form.get_by_role("button", name="Seal my intent").click()
+    expect(form.get_by_role("alert")).to_contain_text("resistance: cannot read rating 'ZZ'")
+    expect(ann.get_by_test_id("seal-aria")).to_contain_text("waiting")
+    form.get_by_label("Kind").select_option("normal")
+
     # Ann, by keyboard alone: type the action, Tab to the bid, Enter seals it
     ann.get_by_test_id("intent-action").focus()
     ann.keyboard.type("wades in")
@@ -105,6 +114,10 @@ def test_the_gm_runs_the_opponent_and_a_player_plays_by_keyboard(agon_server: Se
     for page in (gm, ann, watcher):
         expect(page.get_by_test_id("connection")).to_have_text("Connected", timeout=15_000)
     expect(watcher.get_by_test_id("ap-aria")).to_have_text("13")
+
+    # the GM closes round 2's window with nothing declared: the default intents are revealed
+    gm.get_by_test_id("close-window").click()
+    expect(ann.get_by_test_id("intents")).to_contain_text("(no action described), bid 3")
 
     # the GM adjusts the troll's AP with a reason: it falls, and everyone sees the outcome
     gm.get_by_text("Adjust AP").click()

@@ -380,7 +380,7 @@ function Actions({ view, me, act }) {
           <${ActionButton} label="Accept the proposed bid" run=${() => act({ type: "extended.accept_bid", contestant: c.id })} /></div>`);
       }
     }
-    if (actor && view.dice === "physical" && gm) {
+    if (actor && view.dice === "physical" && (gm || (mineToAct && rules.players_type_faces))) {
       parts.push(html`<${FacesForm} key="faces" view=${view} act=${act} />`);
     } else if (actor && view.dice === "server" && (gm || mineToAct)) {
       parts.push(html`<${ActionButton} key="roll" kind="primary" label=${`Roll ${who[actor]}'s exchange`} run=${() => act({ type: "extended.roll" })} testid="roll" />`);

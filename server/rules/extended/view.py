@@ -37,6 +37,7 @@ def view(state: ExtendedState, viewer: Viewer) -> x.ExtendedView:
         last=state.last,
         outcome=state.outcome,
         better_roll=state.better_roll,
+        players_type_faces=state.players_type_faces,
     )
 
 

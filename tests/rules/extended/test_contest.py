@@ -377,3 +377,8 @@ def test_the_gm_sees_its_own_contestants_as_controlled_by_it() -> None:
     assert mine == {"aria": False, "orc": True}
     theirs = {c.id: c.controlled_by_you for c in view(table, ANN).rules.contestants}
     assert theirs == {"aria": True, "orc": False}
+
+
+def test_players_are_told_when_they_may_type_their_own_faces() -> None:
+    assert view(Table(duel(hero_points=0)), ANN).rules.players_type_faces is False
+    assert view(Table(duel(hero_points=0, players_type_faces=True)), ANN).rules.players_type_faces is True
