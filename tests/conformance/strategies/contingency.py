@@ -3,8 +3,10 @@ rounds with landscape changes, steps, repositions, triggered and instant actions
 
 from __future__ import annotations
 
+import typing
 from collections.abc import Iterable
 
+import msgspec
 from hypothesis import strategies as st
 
 from protocol.common import Seat
@@ -186,3 +188,15 @@ def hidden(state: ContingencyState, viewer: Viewer) -> Iterable[str]:
         yield f"/rules/actions/{i}/change_asked"
         if state.mode == "face_down" and action.status == "planned":
             yield f"/rules/actions/{i}/name"
+
+
+def _every_field(struct: type[msgspec.Struct]) -> st.SearchStrategy[msgspec.Struct]:
+    """Any value of ``struct`` with every field drawn (never a default factory left in place)."""
+    hints = typing.get_type_hints(struct, include_extras=True)
+    return st.builds(struct, **{name: st.from_type(hints[name]) for name in struct.__struct_fields__})
+
+
+# Hostile commands are drawn with st.from_type: draw every field of this ruleset's wire types.
+for _struct in [v for v in vars(c).values() if isinstance(v, type) and issubclass(v, msgspec.Struct)]:
+    if _struct.__module__ == c.__name__:
+        st.register_type_strategy(_struct, st.deferred(lambda s=_struct: _every_field(s)))
