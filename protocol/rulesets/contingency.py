@@ -596,6 +596,7 @@ class CharacterView(msgspec.Struct, frozen=True):
     stepped: bool
     movement_points: int | None  # left from this round's Reposition
     omens: int  # omens of the last roll not yet taken
+    granted: list[str]  # actions an omen taken lets it perform as Instant actions now
 
 
 class ActionView(msgspec.Struct, frozen=True):

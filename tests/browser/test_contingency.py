@@ -19,6 +19,7 @@ def create(gm: Page) -> None:
     gm.get_by_test_id("connections").fill("Forest Clearing -- River Rapids\nRiver Rapids -- Narrow Corridor | Leap 6")
     gm.get_by_test_id("characters").fill("Ellis @ Forest Clearing | Ann\nGoblin @ Forest Clearing")
     gm.get_by_label("Intent", exact=True).select_option("face_down")
+    gm.get_by_label("Players type the faces of their own rolls (physical dice)").check()
     gm.get_by_test_id("create").click()
     expect(gm.get_by_test_id("role")).to_have_text("GM console")
 
@@ -70,6 +71,19 @@ def test_the_map_changes_for_everyone_when_the_gm_splits_a_zone(agon_server: Ser
     gm.get_by_role("button", name="Place here").click()
     expect(ann.get_by_test_id("character-goblin")).to_contain_text("in Ledge")
     screenshot(watcher, "contingency-map")
+
+    # Ann resolves the Strike (9-9: an omen), takes the omen to strike again as an instant action
+    ann.get_by_test_id("faces").fill("2 9 9")
+    ann.get_by_role("button", name="Resolve Ellis's Strike action").click()
+    expect(watcher.get_by_test_id("action-ellis.1")).to_contain_text("Strike")  # turned over
+    expect(watcher.get_by_test_id("last")).to_contain_text("result 9, 1 omen(s)")
+    ann.get_by_label("Ellis: an omen to take (1 left)").fill("Follow-through")
+    ann.get_by_label("It grants an instant action").select_option("Strike")
+    ann.get_by_role("button", name="Take the omen").click()
+    ann.get_by_label("Faces rolled for Strike").fill("4 5 6")
+    ann.get_by_role("button", name="Perform Strike as an instant action").click()
+    expect(watcher.get_by_test_id("action-ellis.i2")).to_contain_text("Strike")
+    expect(watcher.get_by_test_id("last")).to_contain_text("result 5")
     assert_accessible(gm, "GM console with the zone map")
 
     # the replay viewer shows the map as it was before the split

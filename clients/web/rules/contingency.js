@@ -388,6 +388,43 @@ function TriggeredForm({ view, act, character, cards }) {
   <//>`;
 }
 
+function ChangeForm({ act, action, cards }) {
+  const options = cards.filter((a) => a.name !== action.name).map((a) => [a.name, `${a.name} (${a.type})`]);
+  const [to, setTo] = useState(options[0]?.[0] ?? "");
+  if (options.length === 0) return null;
+  return html`<${ActionForm} run=${() => act({ type: "contingency.change_action", action: action.id, to })} label="Ask to change it" kind="" testid=${`change-${action.id}`}>
+    <${Select} label=${`Change ${action.name} (${action.id}) to`} name=${`change-${action.id}`} value=${to} onChange=${setTo} options=${options} hint="The GM sets the penalty." />
+  <//>`;
+}
+
+function OmenForm({ act, character, cards }) {
+  const [omen, setOmen] = useState("");
+  const [grants, setGrants] = useState("");
+  const [repeatable, setRepeatable] = useState(false);
+  const send = () => {
+    const command = { type: "contingency.take_omen", character: character.id, omen, repeatable };
+    if (grants) command.grants = grants;
+    return act(command);
+  };
+  return html`<${ActionForm} run=${send} label="Take the omen" kind="" testid=${`omen-${character.id}`}>
+    <${Field} label=${`${character.name}: an omen to take (${character.omens} left)`} name="omen" value=${omen} onInput=${setOmen} />
+    <${Select} label="It grants an instant action" name="grants" value=${grants} onChange=${setGrants} options=${[["", "none"], ...cards.map((a) => [a.name, a.name])]} />
+    <${Check} label="Repeatable" checked=${repeatable} onChange=${setRepeatable} />
+  <//>`;
+}
+
+function InstantForm({ view, act, character, action }) {
+  const [typed, setTyped] = useState("");
+  const send = () => {
+    const command = { type: "contingency.perform", character: character.id, action, kind: "instant" };
+    if (view.dice === "physical") command.faces = faces(typed);
+    return act(command);
+  };
+  return html`<${ActionForm} run=${send} label=${`Perform ${action} as an instant action`} kind="">
+    ${view.dice === "physical" && html`<${Field} label=${`Faces rolled for ${action}`} name=${`instant-${action}`} value=${typed} onInput=${setTyped} />`}
+  <//>`;
+}
+
 function SceneForm({ act }) {
   const [text, setText] = useState("");
   const [foreshadow, setForeshadow] = useState("");
@@ -508,6 +545,7 @@ function Actions({ view, me, act }) {
     for (const a of rules.actions.filter((a) => a.status === "planned")) {
       const owner = rules.characters.find((c) => c.id === a.character);
       if (gm || owner?.controlled_by_you) parts.push(html`<${TargetForm} key=${`target-${a.id}`} view=${view} act=${act} action=${a} />`);
+      if (owner?.controlled_by_you && a.name && !a.change_asked) parts.push(html`<${ChangeForm} key=${`change-${a.id}`} act=${act} action=${a} cards=${cardsOf()} />`);
       if (gm && a.change_asked) {
         parts.push(html`<div key=${`change-${a.id}`} class="proposal"><p>${who[a.character]} asks to change ${a.id} to ${a.change_asked}.</p>
           <${ActionButton} label="Allow with −2" run=${() => act({ type: "contingency.rule_on_change", action: a.id, allow: true, penalty: 2 })} />
@@ -517,6 +555,8 @@ function Actions({ view, me, act }) {
     for (const c of own) {
       if (c.movement_points) parts.push(html`<${MoveForm} key=${`move-${c.id}`} view=${view} act=${act} character=${c} />`);
       parts.push(html`<${TriggeredForm} key=${`triggered-${c.id}`} view=${view} act=${act} character=${c} cards=${cardsOf()} />`);
+      if (c.omens > 0 && !rules.rolling) parts.push(html`<${OmenForm} key=${`omen-${c.id}`} act=${act} character=${c} cards=${cardsOf()} />`);
+      for (const name of rules.rolling ? [] : c.granted) parts.push(html`<${InstantForm} key=${`instant-${c.id}-${name}`} view=${view} act=${act} character=${c} action=${name} />`);
     }
   }
   if (gm && (rules.phase === "resolving" || rules.phase === "environment") && !rules.rolling && !rules.next_action) {

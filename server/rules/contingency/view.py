@@ -52,6 +52,7 @@ def view(state: ContingencyState, viewer: Viewer) -> c.ContingencyView:
                 stepped=f.stepped,
                 movement_points=f.mp,
                 omens=f.omens,
+                granted=list(f.granted),
             )
             for f in fighters.values()
         ],
