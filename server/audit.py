@@ -15,14 +15,14 @@ from clients.python import render
 from protocol.codec import decode, encode, to_builtins
 from protocol.common import SPECTATOR, Actor
 from protocol.errors import Refused
-from protocol.events import ContestCreated, Declared, Envelope, Revealed
+from protocol.events import ContestCreated, Declared, Envelope, Event, Revealed
 from server.cli import UserError
 from server.datadir import sqlite_path
 from server.engine.audit import Finding, audit
-from server.engine.contest import fold
+from server.engine.contest import Contest, fold
 from server.engine.ruleset import Ruleset, Viewer
 from server.engine.timeline import ENGINE_EVENTS, describe
-from server.engine.views import contest_view, event_for, may_see, viewer_for
+from server.engine.views import contest_view, may_see, shown_event, viewer_for
 from server.rulesets import ruleset as ruleset_named
 from server.store import EventStore, open_store
 
@@ -154,15 +154,13 @@ class Line(msgspec.Struct, frozen=True):
     undone: bool  # not in the effective history (undone or rewound, and not redone)
 
 
-def timeline_line(ruleset: Ruleset[Any], envelope: Envelope, viewer: Viewer, effective: set[int]) -> Line:
-    """One line of the timeline, written from the event as this viewer may see it."""
-    shown = event_for(envelope, viewer)
-    event = shown.event
+def timeline_line(ruleset: Ruleset[Any], envelope: Envelope, event: Event, viewer: Viewer, effective: set[int]) -> Line:
+    """One line of the timeline, written from the event as this viewer may see it (``shown_event``)."""
     step = isinstance(event, Declared | Revealed) or not isinstance(event, ENGINE_EVENTS)
     return Line(
         version=envelope.version,
         at=envelope.at,
-        kind=type(event).__struct_config__.tag,  # type: ignore[arg-type]
+        kind=str(type(event).__struct_config__.tag),
         actor=envelope.actor.principal,
         text=describe(ruleset, event, envelope.actor.principal),
         sealed=not may_see(envelope, viewer),
@@ -214,9 +212,17 @@ def render_replay(envelopes: Sequence[Envelope], at: int | None, viewer_text: st
     except Refused as refused:
         raise UserError(refused.message) from None
     viewer = viewer_for(actor, created.seats)
-    contest = fold(rules, envelopes)
+    contest: Contest[Any] | None = None
+    shown: list[tuple[Envelope, Event]] = []
+    for envelope in envelopes:
+        after = fold(rules, [envelope], contest)
+        event = shown_event(rules, (contest or after).rules, envelope, viewer)
+        if event is not None:  # the ruleset may hide an event from this viewer whole
+            shown.append((envelope, event))
+        contest = after
+    assert contest is not None
     effective = {step.version for step in contest.history}
-    timeline = [timeline_line(rules, envelope, viewer, effective) for envelope in envelopes]
+    timeline = [timeline_line(rules, envelope, event, viewer, effective) for envelope, event in shown]
     view = json.loads(encode(contest_view(rules, contest, viewer)))
     match shape:
         case "json":

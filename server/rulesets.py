@@ -7,12 +7,13 @@ from typing import Any
 from protocol import errors
 from protocol.errors import Refused
 from server.engine.ruleset import Ruleset
+from server.rules.contingency.ruleset import CONTINGENCY
 from server.rules.extended.ruleset import EXTENDED
 from server.rules.herowars.ruleset import HEROWARS
 from server.rules.karbon.ruleset import KARBON
 from server.rules.scored.ruleset import SCORED
 
-ALL: list[Ruleset[Any]] = [EXTENDED, HEROWARS, SCORED, KARBON]
+ALL: list[Ruleset[Any]] = [EXTENDED, HEROWARS, SCORED, KARBON, CONTINGENCY]
 RULESETS: dict[str, Ruleset[Any]] = {r.name: r for r in ALL}
 
 

@@ -9,6 +9,7 @@ import { ruleset, rulesets } from "./rules/registry.js";
 import "./rules/extended.js";
 import "./rules/karbon.js";
 import "./rules/scored.js";
+import "./rules/contingency.js";
 
 const SPECTATOR = "~spectator";
 const AUDITOR = "~auditor";
@@ -247,7 +248,7 @@ function Contest({ token }) {
     <main id="main" class="columns">
       <div class="column main-column">
         <${Board} view=${view} me=${me} />
-        <${Seal} view=${view} />
+        <${Seal} view=${view} panels=${panels} />
         ${role !== "spectator" && html`<section class="panel" aria-labelledby="actions-title">
           <h2 id="actions-title">${role === "gm" ? "Run the contest" : "Your move"}</h2>
           <${Actions} view=${view} me=${me} act=${act} />
@@ -256,7 +257,7 @@ function Contest({ token }) {
         ${names.length > 0 && panels.chartPoint(view) !== null && html`<section class="panel"><${ApChart} points=${points} names=${names} /></section>`}
       </div>
       <div class="column side-column">
-        ${role === "gm" && html`<${Invitations} view=${view} link=${link} />`}
+        ${role === "gm" && html`<${Invitations} view=${view} link=${link} panels=${panels} />`}
         ${role === "gm" && html`<${Timeline} link=${link} version=${link.version} act=${act} />`}
         ${role !== "gm" && html`<${Log} notices=${notices} />`}
       </div>
@@ -265,17 +266,17 @@ function Contest({ token }) {
 }
 
 // Who has sealed a declaration this window (payloads only for their author and the GM).
-function Seal({ view }) {
+function Seal({ view, panels }) {
   const seal = view.seal;
   if (!seal) return null;
-  const contestants = Object.fromEntries((view.rules.contestants ?? []).map((c) => [c.id, c.name]));
+  const contestants = panels?.names?.(view) ?? Object.fromEntries((view.rules.contestants ?? []).map((c) => [c.id, c.name]));
   return html`<section class="panel seal" aria-labelledby="seal-title" data-testid="seal">
     <h2 id="seal-title">Sealed declarations</h2>
     <ul>${seal.expected.map((p) => {
       const d = seal.declared.find((x) => x.participant === p);
       return html`<li key=${p} data-testid=${`seal-${p}`}>
         <strong>${contestants[p] ?? p}</strong>: ${d ? html`<span class="tag ok">sealed</span> <code title="commitment">${d.commitment.slice(0, 12)}…</code>` : html`<span class="tag warn">waiting</span>`}
-        ${d?.payload ? html`<span class="payload"> — ${d.payload.action || "(no action)"}${"bid" in d.payload ? `, bid ${d.payload.bid ?? 3}` : ""}${d.payload.tactic ? `, ${d.payload.tactic}` : ""}</span>` : ""}
+        ${d?.payload ? html`<span class="payload"> — ${panels?.declarationWords?.(d.payload) ?? `${d.payload.action || "(no action)"}${"bid" in d.payload ? `, bid ${d.payload.bid ?? 3}` : ""}${d.payload.tactic ? `, ${d.payload.tactic}` : ""}`}</span>` : ""}
       </li>`;
     })}</ul>
     <p class="hint">Intents are revealed together when everyone has sealed one${view.rules ? ", or when the GM closes the window" : ""}.</p>
@@ -299,12 +300,12 @@ function EngineControls({ view, act, token }) {
   </div>`;
 }
 
-function Invitations({ view, link }) {
+function Invitations({ view, link, panels }) {
   const [entry, setEntry] = useState(() => memory.mine(view.contest));
   const [extra, setExtra] = useState({});
   const seats = (link.welcome.seats ?? []).filter((s) => s.role === "player");
   const names = Object.fromEntries((entry?.seats ?? []).map((s) => [s.id, s.name]));
-  const contestantNames = Object.fromEntries((view.rules.contestants ?? []).map((c) => [c.id, c.name]));
+  const contestantNames = panels?.names?.(view) ?? Object.fromEntries((view.rules.contestants ?? []).map((c) => [c.id, c.name]));
   const tokenOf = (seat) => extra[seat] ?? (seat === SPECTATOR ? entry?.invitations.spectator : entry?.invitations.seats[seat]);
   const reissue = async (seat) => {
     const invited = await link.request({ type: "invite", contest: view.contest, seat });

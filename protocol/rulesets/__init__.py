@@ -5,10 +5,20 @@ A ruleset adds its module here and its members to each union below (one line eac
 
 from __future__ import annotations
 
-from protocol.rulesets import extended, herowars, karbon, scored
+from protocol.rulesets import contingency, extended, herowars, karbon, scored
 
-Setup = extended.ExtendedSetup | herowars.HerowarsSetup | scored.ScoredSetup | karbon.KarbonSetup
-Declaration = extended.Intent | herowars.Intent | scored.Tactic | karbon.Risk
-RulesetEvent = extended.Event | herowars.Event | scored.Event | karbon.Event
-RulesetCommand = extended.Command | herowars.Command | scored.Command | karbon.Command
-RulesetView = extended.ExtendedView | herowars.HerowarsView | scored.ScoredView | karbon.KarbonView
+Setup = (
+    extended.ExtendedSetup
+    | herowars.HerowarsSetup
+    | scored.ScoredSetup
+    | karbon.KarbonSetup
+    | contingency.ContingencySetup
+)
+Declaration = (
+    extended.Intent | herowars.Intent | scored.Tactic | karbon.Risk | contingency.Intent | contingency.FaceDownIntent
+)
+RulesetEvent = extended.Event | herowars.Event | scored.Event | karbon.Event | contingency.Event
+RulesetCommand = extended.Command | herowars.Command | scored.Command | karbon.Command | contingency.Command
+RulesetView = (
+    extended.ExtendedView | herowars.HerowarsView | scored.ScoredView | karbon.KarbonView | contingency.ContingencyView
+)

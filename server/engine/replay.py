@@ -13,12 +13,12 @@ from typing import Any
 
 from protocol.codec import to_builtins
 from protocol.common import SPECTATOR, Actor, Seat
-from protocol.events import Concluded, ContestCreated, Envelope, Event, Redone, Rewound, SeatReissued, Undone
+from protocol.events import Concluded, ContestCreated, Envelope, Redone, Rewound, SeatReissued, Undone
 from protocol.messages import Json, TimelineEntry
 from server.engine.contest import Contest, CorruptLog, apply, begin, rewind_targets
 from server.engine.ruleset import Ruleset, Viewer
-from server.engine.timeline import ENGINE_EVENTS, describe
-from server.engine.views import contest_view, event_for, may_see, viewer_for
+from server.engine.timeline import describe
+from server.engine.views import contest_view, may_see, shown_event, viewer_for
 
 CONTROL_EVENTS = (ContestCreated, Undone, Rewound, Redone, Concluded, SeatReissued)
 
@@ -57,9 +57,7 @@ def replay(ruleset: Ruleset[Any], envelopes: Sequence[Envelope], viewer: Viewer,
         contest = begin(ruleset, envelope) if contest is None else apply(ruleset, contest, envelope)
         if envelope.version == target:
             at_target = contest
-        event: Event | None = event_for(envelope, viewer).event
-        if before is not None and not isinstance(event, ENGINE_EVENTS):
-            event = ruleset.redact(before, event, viewer)
+        event = shown_event(ruleset, before if before is not None else contest.rules, envelope, viewer)
         if event is None:
             continue
         kind = str(type(event).__struct_config__.tag)

@@ -9,7 +9,7 @@ from typing import Any, Generic, TypeVar
 import msgspec
 
 from protocol.common import Actor, Seat
-from protocol.events import RulesetEvent
+from protocol.events import Revealed, RulesetEvent
 from server.engine.dice import Roller
 
 S = TypeVar("S")
@@ -86,8 +86,9 @@ class Ruleset(Generic[S]):
     check_declaration: Callable[[S, str, Any, Context], None]  # one of its declarations; raises Refused
     is_checkpoint: Callable[[Any], bool]  # a ruleset event or a reveal
     describe: Callable[[Any], str]  # a human-readable line for a ruleset event or a sealed payload
-    # what an event may show a viewer who may see the event: secrets in public events are removed here
-    redact: Callable[[S, Any, Viewer], RulesetEvent | None] = lambda s, e, v: e
+    # what an event may show a viewer who may see the event: secrets in public events (its own events and
+    # the reveal of its declarations) are removed here
+    redact: Callable[[S, Any, Viewer], RulesetEvent | Revealed | None] = lambda s, e, v: e
     # the ruleset's own commands and sealed declarations (unions of its types): the engine refuses others
     command_type: Any = object
     declaration_type: Any = object

@@ -8,10 +8,11 @@ from typing import Any
 import msgspec
 
 from protocol.common import Actor, Seat
-from protocol.events import Declared, Envelope
+from protocol.events import Declared, Envelope, Event, Revealed
 from protocol.views import ContestView, DeclarationView, SealView
 from server.engine.contest import Contest, undo_target
 from server.engine.ruleset import Ruleset, Viewer
+from server.engine.timeline import ENGINE_EVENTS
 
 
 def viewer_for(actor: Actor, seats: Sequence[Seat]) -> Viewer:
@@ -35,6 +36,15 @@ def event_for(envelope: Envelope, viewer: Viewer) -> Envelope:
     if isinstance(event, Declared):
         return msgspec.structs.replace(envelope, event=msgspec.structs.replace(event, payload=None, salt=None))
     raise AssertionError(f"event {envelope.version}: only declarations are private")
+
+
+def shown_event(ruleset: Ruleset[Any], rules_before: Any, envelope: Envelope, viewer: Viewer) -> Event | None:
+    """The event as this viewer may see it (a sealed declaration keeps only its commitment; the ruleset
+    removes what its ``redact`` hides from ruleset events and reveals), or None when it hides it whole."""
+    event = event_for(envelope, viewer).event
+    if isinstance(event, ENGINE_EVENTS) and not isinstance(event, Revealed):
+        return event
+    return ruleset.redact(rules_before, event, viewer)
 
 
 def contest_view(ruleset: Ruleset[Any], contest: Contest[Any], viewer: Viewer) -> ContestView:

@@ -9,24 +9,20 @@ from __future__ import annotations
 from typing import Any
 
 from protocol.codec import encode
-from protocol.events import Envelope, Event
+from protocol.events import Envelope
 from protocol.messages import Notice
 from server.engine.ruleset import Ruleset, Viewer
-from server.engine.timeline import ENGINE_EVENTS, describe
-from server.engine.views import event_for
+from server.engine.timeline import describe
+from server.engine.views import shown_event
 
 
 def notice_frame(
     ruleset: Ruleset[Any], rules_before: Any, envelope: Envelope, viewer: Viewer, contest: str
 ) -> bytes | None:
     """The encoded notice of ``envelope`` for ``viewer``, or None when the ruleset hides the event from it."""
-    shown = event_for(envelope, viewer)
-    event: Event = shown.event
-    if not isinstance(event, ENGINE_EVENTS):
-        redacted = ruleset.redact(rules_before, event, viewer)
-        if redacted is None:
-            return None
-        event = redacted
+    event = shown_event(ruleset, rules_before, envelope, viewer)
+    if event is None:
+        return None
     kind = str(type(event).__struct_config__.tag)
     return encode(
         Notice(

@@ -134,9 +134,13 @@ async def test_a_scored_sequence_is_played_to_its_end_and_its_export_replays(
     assert verified.returncode == 0, verified.stderr
     for mirror, viewer in zip(mirrors, ["gm", "player:ann", "player:bob", "spectator"], strict=True):
         replayed = await asyncio.to_thread(
-            subprocess.run, [AGON, "replay", str(exported), "--as", viewer], capture_output=True, text=True, check=True
+            subprocess.run,
+            [AGON, "replay", str(exported), "--as", viewer, "--json"],
+            capture_output=True,
+            text=True,
+            check=True,
         )
-        timeline, _, state = replayed.stdout.partition(f"--- state at version {concluded.version} as {viewer} ---")
-        assert json.loads(state) == mirror.doc, viewer
-        assert "ogre is out of the sequence (its tally)" in timeline
+        story = json.loads(replayed.stdout)
+        assert story["view"] == mirror.doc, viewer
+        assert any("ogre is out of the sequence (its tally)" in line["text"] for line in story["timeline"])
     await asyncio.gather(*(client.close() for client in everyone))

@@ -67,6 +67,8 @@ def decide(state: ExtendedState, command: x.Command, ctx: Context) -> Sequence[x
 
 def check_declaration(state: ExtendedState, participant: str, payload: x.Intent, ctx: Context) -> None:
     """A sealed intent is checked when declared: a bid within the limits and ratings that parse."""
+    if not isinstance(payload, x.Intent):
+        raise Refused(codes.BAD_INTENT, "payload: declare an extended.intent")
     if payload.bid is not None:
         check_bid(state, participant, payload.bid)
     codes.check_switch(payload.ability, payload.rating)

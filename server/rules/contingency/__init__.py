@@ -1,0 +1,1 @@
+"""The `contingency` ruleset: Contingency RPG combat rounds over a graph of zones."""

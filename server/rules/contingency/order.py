@@ -1,0 +1,60 @@
+"""The order of Resolving Actions: by type (Influence, Movement, Interaction, Combat), then by the distance
+to the target (engaged, close, near, far, distant), ties in announcement order; the GM may reorder.
+
+An action with no target yet counts as close: the character acts where it stands.
+Triggered actions are not in the queue: they are performed whenever their trigger is met."""
+
+from __future__ import annotations
+
+from protocol.rulesets.contingency import Range
+from server.rules.contingency import zones as z
+from server.rules.contingency.catalogue import TYPE_ORDER
+from server.rules.contingency.state import ContingencyState, Planned
+
+
+def distance(state: ContingencyState, character: str, target: str | None) -> Range:
+    """The range from a character to a target (a character, a zone or a thing)."""
+    here = state.fighters[character].zone
+    if target is None or target == character:
+        return "close"
+    if target in state.fighters and state.engaged(character, target):
+        return "engaged"
+    there = state.zone_of(target)
+    if there is None:
+        return "distant"
+    return z.zone_range(state.connections, here, there)
+
+
+def between(state: ContingencyState, a: str, b: str) -> Range:
+    """The range between two characters."""
+    if state.engaged(a, b):
+        return "engaged"
+    return z.zone_range(state.connections, state.fighters[a].zone, state.fighters[b].zone)
+
+
+def pending(state: ContingencyState) -> list[Planned]:
+    """Announced actions still to resolve, excluding triggered ones (resolved when triggered)."""
+    return [
+        p
+        for p in state.actions.values()
+        if p.status == "planned" and p.kind == "announced" and p.type != "Triggered" and p.character in state.fighters
+    ]
+
+
+def queue(state: ContingencyState) -> list[Planned]:
+    """The actions still to resolve, in the order they resolve."""
+    waiting = pending(state)
+    by_rule = sorted(
+        waiting,
+        key=lambda p: (TYPE_ORDER[p.type], z.RANGE_ORDER[distance(state, p.character, p.target)], p.seq),
+    )
+    ordered = [state.actions[a] for a in state.order if a in {p.id for p in waiting}]
+    chosen = {p.id for p in ordered}
+    return ordered + [p for p in by_rule if p.id not in chosen]
+
+
+def next_action(state: ContingencyState) -> Planned | None:
+    if state.phase != "resolving":
+        return None
+    upcoming = queue(state)
+    return upcoming[0] if upcoming else None

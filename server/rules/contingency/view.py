@@ -1,0 +1,133 @@
+"""What each viewer may see of an encounter, and how events are shown to those who may not see a secret.
+
+In face-down mode an announced action shows only its type to everyone but its player and the GM until
+it resolves (its ``ActionRolled`` turns the card over); so do the reveal and a change asked for."""
+
+from __future__ import annotations
+
+import msgspec
+
+from protocol.events import Revealed, RevealEntry
+from protocol.rulesets import contingency as c
+from server.engine.ruleset import Viewer
+from server.rules.contingency import order as o
+from server.rules.contingency.state import ContingencyState, Planned
+
+
+def view(state: ContingencyState, viewer: Viewer) -> c.ContingencyView:
+    fighters = state.fighters
+    ids = list(fighters)
+    upcoming = o.queue(state)
+    done = sorted((p for p in state.actions.values() if p.status != "planned"), key=lambda p: p.seq)
+    later = [p for p in state.actions.values() if p.status == "planned" and p not in upcoming]
+    rolling = state.rolling
+    nxt = o.next_action(state)
+    return c.ContingencyView(
+        round=state.round,
+        phase=state.phase,
+        intent_mode=state.mode,
+        scene=state.scene,
+        foreshadow=state.foreshadow,
+        zones=[
+            c.ZoneView(
+                id=zone.id,
+                name=zone.name,
+                traits=list(zone.traits),
+                modifier=zone.modifier,
+                forced_to=zone.forced_to,
+                characters=[k for k, f in fighters.items() if f.zone == zone.id],
+                things=[k for k, t in state.things.items() if t.zone == zone.id],
+            )
+            for zone in state.zones.values()
+        ],
+        connections=list(state.connections),
+        characters=[
+            c.CharacterView(
+                id=f.id,
+                name=f.name,
+                zone=f.zone,
+                engaged_with=state.engaged_with(f.id),
+                controlled_by_you=viewer.controls(f.id) or (viewer.role == "gm" and not f.player),
+                actions_taken=f.taken,
+                stepped=f.stepped,
+                movement_points=f.mp,
+                omens=f.omens,
+                granted=list(f.granted),
+            )
+            for f in fighters.values()
+        ],
+        things=list(state.things.values()),
+        ranges={a: {b: o.between(state, a, b) for b in ids if b != a} for a in ids},
+        actions=[_action(state, p, viewer) for p in [*done, *upcoming, *later]],
+        next_action=nxt.id if nxt is not None else None,
+        rolling=None
+        if rolling is None
+        else c.RollView(
+            action=rolling.action,
+            character=rolling.character,
+            faces=list(rolling.faces),
+            sides=list(rolling.sides),
+            penalty=rolling.penalty,
+        ),
+        last=state.last,
+        environmental=list(state.environmental),
+        catalogue=_cards(state, viewer),
+    )
+
+
+def _cards(state: ContingencyState, viewer: Viewer) -> list[c.ActionDef]:
+    """The action cards of the characters the viewer plays: a name in nobody else's hand never reaches them."""
+    if viewer.omniscient:
+        return list(state.catalogue.values())
+    names = {name for k in state.fighters if viewer.controls(k) for name in state.deck(k)}
+    return [a for a in state.catalogue.values() if a.name in names]
+
+
+def sees_intent(state: ContingencyState, character: str, viewer: Viewer) -> bool:
+    """Whether the viewer may see the names of a character's face-down actions."""
+    return state.mode == "public" or viewer.omniscient or viewer.controls(character)
+
+
+def _action(state: ContingencyState, planned: Planned, viewer: Viewer) -> c.ActionView:
+    secret = planned.status == "planned" and not sees_intent(state, planned.character, viewer)
+    own = viewer.omniscient or viewer.controls(planned.character)
+    return c.ActionView(
+        id=planned.id,
+        character=planned.character,
+        type=planned.type,
+        name=None if secret else planned.name,
+        status=planned.status,
+        target=planned.target,
+        difficulty=planned.difficulty,
+        change_penalty=planned.change_penalty,
+        change_asked=planned.asked if own else None,
+        result=planned.result,
+        success=planned.success,
+    )
+
+
+def redact(state: ContingencyState, event: c.Event | Revealed, viewer: Viewer) -> c.Event | Revealed | None:
+    """An event as a viewer may see it: face-down names removed, only types left."""
+    match event:
+        case Revealed() if state.mode == "face_down":
+            return msgspec.structs.replace(event, entries=[_entry(state, e, viewer) for e in event.entries])
+        case c.ChangeAsked():
+            planned = state.actions.get(event.action)
+            character = planned.character if planned is not None else ""
+            if viewer.omniscient or viewer.controls(character):
+                return event
+            if state.mode == "face_down":
+                return msgspec.structs.replace(event, to=None, action_type=None)
+            return event
+        case _:
+            return event
+
+
+def _entry(state: ContingencyState, entry: RevealEntry, viewer: Viewer) -> RevealEntry:
+    payload = entry.payload
+    if sees_intent(state, entry.participant, viewer) or not isinstance(payload, c.Intent):
+        return entry
+    types: list[c.ActionType] = [
+        state.catalogue[name].type if name in state.catalogue else "Combat" for name in payload.actions
+    ]
+    return msgspec.structs.replace(entry, payload=c.FaceDownIntent(types=types), salt="")

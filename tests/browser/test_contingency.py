@@ -1,0 +1,96 @@
+"""A Contingency encounter in the browser: the GM creates it from the form, the zone map is drawn for every
+page, the GM splits a zone on the map and everyone's map changes live; face-down intents show only their
+types to others; the replay viewer shows the map as it was before the split."""
+
+from __future__ import annotations
+
+from playwright.sync_api import Page, expect
+
+from tests.browser.conftest import Pages, assert_accessible, screenshot
+from tests.e2e.conftest import ServerFactory
+
+
+def create(gm: Page) -> None:
+    gm.get_by_test_id("new-contest").click()
+    gm.get_by_label("Ruleset", exact=True).select_option("contingency")
+    gm.get_by_label("Title", exact=True).fill("The ford")
+    gm.get_by_label("Dice", exact=True).select_option("physical")
+    gm.get_by_test_id("zones").fill("Forest Clearing | Exposed\nRiver Rapids | Forced Movement | 1\nNarrow Corridor")
+    gm.get_by_test_id("connections").fill("Forest Clearing -- River Rapids\nRiver Rapids -- Narrow Corridor | Leap 6")
+    gm.get_by_test_id("characters").fill("Ellis @ Forest Clearing | Ann\nGoblin @ Forest Clearing")
+    gm.get_by_label("Intent", exact=True).select_option("face_down")
+    gm.get_by_label("Players type the faces of their own rolls (physical dice)").check()
+    gm.get_by_test_id("create").click()
+    expect(gm.get_by_test_id("role")).to_have_text("GM console")
+
+
+def test_the_map_changes_for_everyone_when_the_gm_splits_a_zone(agon_server: ServerFactory, pages: Pages) -> None:
+    server = agon_server()
+    gm, _ = pages.open(f"{server.http_url}/")
+    create(gm)
+    ann, _ = pages.open(gm.get_by_test_id("invite-ann").locator("input.link").input_value())
+    watcher, watched = pages.open(gm.get_by_test_id("invite-spectator").locator("input.link").input_value())
+    for page in (gm, ann, watcher):
+        expect(page.get_by_test_id("zone-forest-clearing")).to_contain_text("Exposed")
+        expect(page.get_by_test_id("zone-river-rapids")).to_contain_text("+1 MP")
+        expect(page.get_by_test_id("link-narrow-corridor~river-rapids")).to_contain_text("Leap 6")
+        expect(page.get_by_test_id("token-ellis")).to_be_visible()
+    assert_accessible(ann, "player's zone map")
+
+    # face down: Ann seals Strike; the spectator sees only its type once revealed
+    gm.get_by_test_id("open-intent").click()
+    ann.get_by_test_id("intent-ellis").get_by_label("Strike (Combat)").check()
+    ann.get_by_test_id("intent-ellis").get_by_role("button", name="Seal my intent").click()
+    gm.get_by_test_id("close-window").click()
+    expect(watcher.get_by_test_id("action-ellis.1")).to_contain_text("face down")
+    expect(watcher.get_by_test_id("action-ellis.1")).to_contain_text("Combat")
+    expect(ann.get_by_test_id("action-ellis.1")).to_contain_text("Strike")
+    assert not [f for f in watched.received if "Strike" in f]
+
+    # the GM selects the clearing on the map and splits it; every map changes
+    gm.get_by_test_id("zone-forest-clearing").click()
+    expect(gm.get_by_test_id("landscape")).to_contain_text("Forest Clearing")
+    gm.get_by_test_id("split-parts").fill("North Clearing, South Clearing")
+    gm.get_by_label("Where Goblin stands").select_option("south-clearing")
+    gm.get_by_test_id("split").get_by_role("button", name="Split the zone").click()
+    for page in (gm, ann, watcher):
+        expect(page.get_by_test_id("zone-forest-clearing")).to_have_count(0)
+        expect(page.get_by_test_id("zone-north-clearing")).to_be_visible()
+        expect(page.get_by_test_id("zone-south-clearing")).to_be_visible()
+        expect(page.get_by_test_id("link-north-clearing~south-clearing")).to_have_count(1)
+        expect(page.get_by_test_id("link-river-rapids~south-clearing")).to_have_count(1)
+        expect(page.get_by_test_id("character-ellis")).to_contain_text("in North Clearing")
+        expect(page.get_by_test_id("character-goblin")).to_contain_text("in South Clearing")
+    # a new zone beside the north clearing, and the goblin placed in it
+    gm.get_by_test_id("zone-north-clearing").click()
+    gm.get_by_label("New zone's name").fill("Ledge")
+    gm.get_by_role("button", name="Add a zone next to it").click()
+    expect(watcher.get_by_test_id("link-ledge~north-clearing")).to_have_count(1)
+    gm.get_by_test_id("zone-ledge").click()
+    gm.get_by_label("Character to place in this zone").select_option("goblin")
+    gm.get_by_role("button", name="Place here").click()
+    expect(ann.get_by_test_id("character-goblin")).to_contain_text("in Ledge")
+    screenshot(watcher, "contingency-map")
+
+    # Ann resolves the Strike (9-9: an omen), takes the omen to strike again as an instant action
+    ann.get_by_test_id("faces").fill("2 9 9")
+    ann.get_by_role("button", name="Resolve Ellis's Strike action").click()
+    expect(watcher.get_by_test_id("action-ellis.1")).to_contain_text("Strike")  # turned over
+    expect(watcher.get_by_test_id("last")).to_contain_text("result 9, 1 omen(s)")
+    ann.get_by_label("Ellis: an omen to take (1 left)").fill("Follow-through")
+    ann.get_by_label("It grants an instant action").select_option("Strike")
+    ann.get_by_role("button", name="Take the omen").click()
+    ann.get_by_label("Faces rolled for Strike").fill("4 5 6")
+    ann.get_by_role("button", name="Perform Strike as an instant action").click()
+    expect(watcher.get_by_test_id("action-ellis.i2")).to_contain_text("Strike")
+    expect(watcher.get_by_test_id("last")).to_contain_text("result 5")
+    assert_accessible(gm, "GM console with the zone map")
+
+    # the replay viewer shows the map as it was before the split
+    gm.get_by_role("link", name="Replay viewer").click()
+    scrubber = gm.get_by_test_id("scrubber")
+    expect(gm.get_by_test_id("zone-north-clearing")).to_be_visible()
+    scrubber.fill("2")
+    expect(gm.get_by_test_id("zone-forest-clearing")).to_be_visible()
+    expect(gm.get_by_test_id("zone-north-clearing")).to_have_count(0)
+    assert pages.errors == [], pages.errors

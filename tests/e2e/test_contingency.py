@@ -1,0 +1,227 @@
+"""A Contingency encounter through a real `agon serve`: face-down secrecy byte for byte, and two rounds
+with three players, an environmental action, a zone split, a rewind and an exported log that replays."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+from pathlib import Path
+from typing import Any
+
+from clients.python.client import AgonClient, Refusal
+from protocol.common import Seat
+from protocol.events import CloseDeclarations, Conclude, CreateContest, Declare, Rewind
+from protocol.messages import Follow, Invitations
+from protocol.rulesets import contingency as c
+from server.rules.contingency.catalogue import DEFAULT_ACTIONS
+from tests.e2e.conftest import AGON, ServerFactory
+
+FEINT = "Feint-of-the-Silver-Heron"  # an action card only Rook holds
+COMMON = ["Strike", "Shoot", "Taunt", "Reposition", "Leap", "Defend"]
+
+
+def _encounter(mode: c.IntentMode) -> CreateContest:
+    """The ford: a bank, the river and a far shore; Rook (Ann), Wren (Bob) and Moss (Cat) against a bandit."""
+    actions = [c.ActionDef(FEINT, "Influence"), *(a for a in DEFAULT_ACTIONS if a.name in COMMON)]
+    return CreateContest(
+        ruleset="contingency",
+        title="The ford",
+        dice="physical",
+        seats=[
+            Seat("gm", "gm"),
+            Seat("ann", "player", ["rook"]),
+            Seat("bob", "player", ["wren"]),
+            Seat("cat", "player", ["moss"]),
+        ],
+        setup=c.ContingencySetup(
+            zones=[
+                c.Zone(id="bank", name="Bank"),
+                c.Zone(id="river", name="River", traits=["Forced Movement"], modifier=1),
+                c.Zone(id="shore", name="Far shore"),
+            ],
+            connections=[c.Connection(a="bank", b="river"), c.Connection(a="river", b="shore")],
+            characters=[
+                c.Character(id="rook", name="Rook", zone="bank", actions=[FEINT, *COMMON]),
+                c.Character(id="wren", name="Wren", zone="bank", actions=COMMON),
+                c.Character(id="moss", name="Moss", zone="river", actions=COMMON),
+                c.Character(id="bandit", name="Bandit", zone="bank", actions=COMMON),
+            ],
+            engagements=[["wren", "bandit"]],
+            actions=actions,
+            intent=mode,
+            players_type_faces=True,
+        ),
+    )
+
+
+def _leaks(client: AgonClient, secret: str) -> list[str]:
+    return [frame for frame in client.frames if secret in frame]
+
+
+async def _table(server_url: str, mode: c.IntentMode) -> tuple[str, dict[str, AgonClient], Invitations]:
+    gm = await AgonClient.connect(server_url, record_frames=True)
+    created = await gm.create(_encounter(mode))
+    contest, tokens = created.contest, created.invitations
+    await gm.follow(contest, tokens.gm)
+    clients = {"gm": gm}
+    for seat in ("ann", "bob", "cat"):
+        clients[seat] = await AgonClient.connect(
+            server_url, follow=[Follow(contest, tokens.seats[seat])], record_frames=True
+        )
+    clients["watcher"] = await AgonClient.connect(
+        server_url, follow=[Follow(contest, tokens.spectator)], record_frames=True
+    )
+    return contest, clients, tokens
+
+
+async def test_face_down_names_reach_nobody_else_before_they_resolve(agon_server: ServerFactory) -> None:
+    server = agon_server()
+    contest, clients, tokens = await _table(server.ws_url, "face_down")
+    gm, ann, bob, cat, watcher = (clients[k] for k in ("gm", "ann", "bob", "cat", "watcher"))
+    others = [bob, cat, watcher]
+    try:
+        await gm.command(contest, c.OpenIntent())
+        await ann.command(contest, Declare(participant="rook", payload=c.Intent(actions=[FEINT, "Strike"])))
+        await bob.command(contest, Declare(participant="wren", payload=c.Intent(actions=["Strike"])))
+        await cat.command(contest, Declare(participant="moss", payload=c.Intent(actions=["Reposition"])))
+        revealed = await gm.command(contest, Declare(participant="bandit", payload=c.Intent(actions=["Shoot"])))
+        # someone joins late and someone reconnects while the card is still face down
+        late = await AgonClient.connect(server.ws_url, follow=[Follow(contest, tokens.spectator)], record_frames=True)
+        await bob.reconnect()
+        for client in [*clients.values(), late]:
+            await client.wait_version(contest, revealed.version)
+        for client in [*others, late]:
+            assert not _leaks(client, FEINT), client
+            view = client.mirrors[contest].rules
+            rook = [a for a in view["actions"] if a["character"] == "rook"]
+            assert [(a["type"], a["name"]) for a in rook] == [("Influence", None), ("Combat", None)]
+            if client is not late:  # the reveal's notice (a late joiner gets the view only)
+                assert _leaks(client, "rook: face down: Influence, Combat")
+        assert _leaks(ann, FEINT) and _leaks(gm, FEINT)  # its player and the GM do see it
+
+        # Influence first: the Feint resolves, its card is turned over for everyone
+        rolled = await ann.command(contest, c.Roll(faces=[6, 6, 6]))
+        for client in [*others, late]:
+            await client.wait_version(contest, rolled.version)
+            assert _leaks(client, FEINT)
+        await late.close()
+    finally:
+        for client in clients.values():
+            await client.close()
+
+
+async def _refused(client: AgonClient, contest: str, command: Any, code: str) -> None:
+    """The command is refused with ``code`` and the contest does not move."""
+    before = client.mirrors[contest].version
+    try:
+        await client.command(contest, command)
+    except Refusal as refusal:
+        assert refusal.code == code, refusal
+    else:
+        raise AssertionError(f"{command} was accepted")
+    await client.ping()
+    assert client.mirrors[contest].version == before
+
+
+def _zones(doc: dict[str, Any]) -> dict[str, list[str]]:
+    return {z["id"]: z["characters"] for z in doc["rules"]["zones"]}
+
+
+async def test_two_rounds_a_split_a_rewind_and_a_replay_that_matches(
+    agon_server: ServerFactory, tmp_path: Path
+) -> None:
+    database = tmp_path / "ford.sqlite3"
+    server = agon_server(store=f"sqlite:{database}")
+    contest, clients, _ = await _table(server.ws_url, "public")
+    gm, ann, bob, cat = (clients[k] for k in ("gm", "ann", "bob", "cat"))
+    everyone = list(clients.values())
+
+    async def all_at(version: int) -> list[dict[str, Any]]:
+        docs = []
+        for client in everyone:
+            doc = (await client.wait_version(contest, version)).doc
+            assert doc is not None
+            docs.append(doc)
+        return docs
+
+    try:
+        # Round 1: the scene, sealed intent from three players and the GM, resolution in the rules' order.
+        await gm.command(contest, c.SetScene(text="Rain on the ford", foreshadow="the river is rising"))
+        await gm.command(contest, c.OpenIntent())
+        twice = Declare(participant="rook", payload=c.Intent(actions=["Strike", "Strike"]))
+        await _refused(ann, contest, twice, "rules/repeated_action")
+        await ann.command(contest, Declare(participant="rook", payload=c.Intent(actions=["Taunt", "Strike"])))
+        await bob.command(contest, Declare(participant="wren", payload=c.Intent(actions=["Strike"])))
+        await cat.command(contest, Declare(participant="moss", payload=c.Intent(actions=["Reposition"])))
+        revealed = await gm.command(contest, CloseDeclarations())  # the bandit waits
+        for doc in await all_at(revealed.version):
+            assert [a["id"] for a in doc["rules"]["actions"]] == ["rook.1", "moss.1", "rook.2", "wren.1"]
+        await ann.command(contest, c.Roll(faces=[5, 7, 2]))  # Taunt: result 5
+        await cat.command(contest, c.Roll(faces=[4, 4, 9]))  # Reposition: 1 + 4 = 5 movement points
+        moved = await cat.command(contest, c.Move(character="moss", path=["shore"]))  # 2 + 1 (the river's)
+        await ann.command(contest, c.Roll(step=c.Step(engage="bandit"), faces=[1, 4, 9]))  # Strike at −2
+        penalty = await ann.command(contest, c.TakePenalty(reductions=[0, 1, 1]))
+        for doc in await all_at(penalty.version):
+            assert doc["rules"]["last"]["faces"] == [1, 3, 8] and doc["rules"]["last"]["result"] == 3
+            assert doc["rules"]["ranges"]["rook"]["bandit"] == "engaged"
+            assert _zones(doc)["shore"] == ["moss"]
+        assert moved.version < penalty.version
+        # Wren is engaged with the bandit: no step; and nothing crosses the Leap barrier by a step
+        await _refused(bob, contest, c.Roll(step=c.Step(zone="river"), faces=[8, 8, 8]), "rules/engaged")
+        await bob.command(contest, c.Roll(faces=[8, 8, 8]))
+        env = await gm.command(contest, c.Environmental(text="the river bursts its banks"))
+        for doc in await all_at(env.version):
+            assert doc["rules"]["phase"] == "environment"
+            assert doc["rules"]["environmental"] == ["the river bursts its banks"]
+        round_two = await gm.command(contest, c.EndRound())
+        at_round_two = await all_at(round_two.version)
+        assert at_round_two[0]["rules"]["round"] == 2 and at_round_two[0]["rules"]["phase"] == "scene"
+
+        # Round 2: the GM splits the bank; the map changes for everyone.
+        split = await gm.command(
+            contest,
+            c.SplitZone(
+                zone="bank",
+                into=[c.Zone(id="upper", name="Upper bank"), c.Zone(id="lower", name="Lower bank", traits=["Mud"])],
+                placements={"rook": "upper", "wren": "lower", "bandit": "upper"},
+            ),
+        )
+        for doc in await all_at(split.version):
+            assert _zones(doc) == {"river": [], "shore": ["moss"], "upper": ["rook", "bandit"], "lower": ["wren"]}
+            assert doc["rules"]["ranges"]["rook"]["bandit"] == "engaged"
+            assert doc["rules"]["ranges"]["wren"]["bandit"] == "near"
+        await gm.command(contest, c.OpenIntent())
+        await ann.command(contest, Declare(participant="rook", payload=c.Intent(actions=["Strike"])))
+        await bob.command(contest, Declare(participant="wren", payload=c.Intent(actions=["Shoot"])))
+        await cat.command(contest, Declare(participant="moss", payload=c.Intent(actions=[])))
+        await gm.command(contest, Declare(participant="bandit", payload=c.Intent(actions=["Strike"])))
+        await ann.command(contest, c.Roll(faces=[3, 3, 3]))
+
+        # The GM rewinds to the start of round 2: the split and everything after it are gone for everyone.
+        rewound = await gm.command(contest, Rewind(to_version=round_two.version))
+        for doc, before in zip(await all_at(rewound.version), at_round_two, strict=True):
+            assert doc["rules"] == before["rules"]
+            assert "upper" not in _zones(doc)
+
+        # Round 2 again, another way, then the GM concludes the encounter.
+        await gm.command(contest, c.AddTrait(zone="river", trait="Flooded"))
+        await gm.command(contest, c.OpenIntent())
+        await gm.command(contest, CloseDeclarations())
+        concluded = await gm.command(contest, Conclude())
+        final = (await gm.wait_version(contest, concluded.version)).doc
+        assert final is not None
+    finally:
+        for client in everyone:
+            await client.close()
+
+    log = tmp_path / "ford.jsonl"
+    exported = subprocess.run([AGON, "export", contest, "--store", f"sqlite:{database}", "-o", str(log)])
+    assert exported.returncode == 0
+    verified = subprocess.run([AGON, "verify", str(log)], capture_output=True, text=True)
+    assert verified.returncode == 0, verified.stderr
+    replayed = subprocess.run([AGON, "replay", str(log), "--as", "gm", "--json"], capture_output=True, text=True)
+    assert replayed.returncode == 0, replayed.stderr
+    state = json.loads(replayed.stdout)["view"]
+    assert state["rules"] == final["rules"]
+    assert state["version"] == final["version"]
+    assert "zone_split" in replayed.stdout and "control.rewound" in replayed.stdout
