@@ -11,14 +11,24 @@ from protocol.common import Dice
 BetterRoll = Literal["low", "high"]
 ActionKind = Literal["normal", "asymmetrical", "unrelated"]
 Phase = Literal["declaring", "ready", "rolled", "decided"]
+Daring = Literal["cautious", "bold", "daring", "reckless"]  # how risky a declared action is, least first
+OrderMode = Literal["daring", "bid", "ap"]  # the GM's three ways of ordering a group round (seed 000 §5.3.3)
 
 
 class _Msg(msgspec.Struct, frozen=True, forbid_unknown_fields=True, tag_field="type"):
     pass
 
 
+class Follower(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    """A follower whose relevant ability adds its value (modifiers included) to its leader's starting AP."""
+
+    name: str
+    rating: str
+    modifier: int = 0
+
+
 class Contestant(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
-    """One side's contestant. Controlled by the player whose seat names it, otherwise by the GM."""
+    """A contestant. Controlled by the player whose seat names it, otherwise by the GM."""
 
     id: str
     name: str
@@ -29,6 +39,8 @@ class Contestant(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     followers_ap: int = 0  # AP of followers added at the start
     edge: int = 0  # ^N; negative for a handicap
     hero_points: int = 0
+    side: str | None = None  # contestants sharing a side fight together; none: a side of its own
+    followers: list[Follower] = []  # followers adding their AP at the start (they cannot lend it again)
 
 
 class ExtendedSetup(_Msg, frozen=True, tag="extended.setup"):
@@ -50,6 +62,8 @@ class Intent(_Msg, frozen=True, tag="extended.intent"):
     ability: str | None = None  # switch to another ability for this exchange (AP unchanged)
     rating: str | None = None  # its rating; required with ability
     resistance: str | None = None  # unrelated action resolved as a simple contest against this rating
+    daring: Daring = "bold"  # for the order of a group round; the GM may rank it otherwise
+    targets: list[str] = []  # the opponents singled out, in order; none in a duel: the opponent
 
 
 # --- commands -----------------------------------------------------------------------------------------
@@ -59,6 +73,112 @@ class SetOrder(_Msg, frozen=True, tag="extended.set_order"):
     """GM: who acts first this round (before the round's first roll)."""
 
     order: list[str]
+
+
+class OrderBy(_Msg, frozen=True, tag="extended.order_by"):
+    """GM: order the round by daring, by bid or by AP total, with the seed's tie-breaks."""
+
+    mode: OrderMode
+
+
+class RankDaring(_Msg, frozen=True, tag="extended.rank_daring"):
+    """GM: rank a revealed action's daring otherwise than declared."""
+
+    contestant: str
+    daring: Daring
+
+
+class Delay(_Msg, frozen=True, tag="extended.delay"):
+    """Let the others act first; the contestant acts at the end of the round unless it jumps back in."""
+
+    contestant: str
+
+
+class JumpIn(_Msg, frozen=True, tag="extended.jump_in"):
+    """A delaying contestant acts next."""
+
+    contestant: str
+
+
+class AllowChange(_Msg, frozen=True, tag="extended.allow_change"):
+    """GM: let a contestant change its revealed action (retarget) before it acts."""
+
+    contestant: str
+
+
+class ChangeIntent(_Msg, frozen=True, tag="extended.change_intent"):
+    """Change a revealed action before acting: a player once the GM allowed it, the GM for any contestant."""
+
+    contestant: str
+    intent: Intent
+
+
+class PassTurn(_Msg, frozen=True, tag="extended.pass_turn"):
+    """The contestant does nothing this round (e.g. its target is out and it may not change)."""
+
+    contestant: str
+
+
+class FinalAction(_Msg, frozen=True, tag="extended.final_action"):
+    """A defeated PC in a group contest spends a hero point to try to rejoin (table 5.3.5.1)."""
+
+    contestant: str
+    ability: str | None = None  # none: the ability it fights with
+    rating: str | None = None
+    faces: list[int | None] | None = None  # physical dice: the contestant's face, then the resistance's
+
+
+class Disengage(_Msg, frozen=True, tag="extended.disengage"):
+    """On its turn, a contestant tries to leave the contest (table 5.3.10.1)."""
+
+    contestant: str
+    opponent: str | None = None  # who keeps it in; none in a duel: the opponent
+    ability: str | None = None
+    rating: str | None = None  # none: the rating it fights with
+    resistance: str | None = None  # the opponent's counter; none: the opponent's rating
+    faces: list[int | None] | None = None
+
+
+class Rejoin(_Msg, frozen=True, tag="extended.rejoin"):
+    """A withdrawn contestant comes back with the AP it left with."""
+
+    contestant: str
+
+
+class Lend(_Msg, frozen=True, tag="extended.lend"):
+    """On its turn, a contestant tries to lend AP to another on its side (table 5.3.11.1)."""
+
+    lender: str
+    target: str
+    ap: int
+    ability: str | None = None
+    rating: str | None = None  # none: the rating the lender fights with
+    faces: list[int | None] | None = None
+
+
+class Gift(_Msg, frozen=True, tag="extended.gift"):
+    """Someone not in the contest gives AP to a contestant (table 5.3.12.1)."""
+
+    giver: str  # a character not in the contest
+    rating: str  # the giver's ability
+    recipient: str
+    bid: int
+    opponent: str | None = None  # who gains on a defeat; none: the recipient's last opponent
+    faces: list[int | None] | None = None
+
+
+class GrantHeroPoints(_Msg, frozen=True, tag="extended.grant_hero_points"):
+    """GM: give a PC hero points."""
+
+    contestant: str
+    points: int = 1
+    reason: str = ""
+
+
+class DeclinePartingShot(_Msg, frozen=True, tag="extended.decline_parting_shot"):
+    """The victor lets the defeated opponent go without a parting shot."""
+
+    contestant: str
 
 
 class ProposeBid(_Msg, frozen=True, tag="extended.propose_bid"):
@@ -89,7 +209,10 @@ class PassHeroPoint(_Msg, frozen=True, tag="extended.pass_hero_point"):
 
 
 class Confirm(_Msg, frozen=True, tag="extended.confirm"):
-    """GM: apply the rolled exchange now."""
+    """GM: apply the rolled exchange now. ``group_tie``: a Fumble-against-Fumble tie in a group contest
+    costs both contestants ½ the bid (seed 000, the note to table 5.3.1.1)."""
+
+    group_tie: bool = False
 
 
 class PartingShot(_Msg, frozen=True, tag="extended.parting_shot"):
@@ -100,6 +223,7 @@ class PartingShot(_Msg, frozen=True, tag="extended.parting_shot"):
     action: str = ""
     ability: str | None = None
     rating: str | None = None
+    target: str | None = None  # the opponent it just defeated; none: the only one
 
 
 class Adjust(_Msg, frozen=True, tag="extended.adjust"):
@@ -110,7 +234,31 @@ class Adjust(_Msg, frozen=True, tag="extended.adjust"):
     reason: str
 
 
-Command = SetOrder | ProposeBid | AcceptBid | Roll | SpendHeroPoint | PassHeroPoint | Confirm | PartingShot | Adjust
+Command = (
+    SetOrder
+    | ProposeBid
+    | AcceptBid
+    | Roll
+    | SpendHeroPoint
+    | PassHeroPoint
+    | Confirm
+    | PartingShot
+    | Adjust
+    | OrderBy
+    | RankDaring
+    | Delay
+    | JumpIn
+    | AllowChange
+    | ChangeIntent
+    | PassTurn
+    | FinalAction
+    | Disengage
+    | Rejoin
+    | Lend
+    | Gift
+    | GrantHeroPoints
+    | DeclinePartingShot
+)
 
 
 # --- events -------------------------------------------------------------------------------------------
@@ -123,6 +271,7 @@ class RoundStarted(_Msg, frozen=True, tag="extended.round_started"):
 
 class OrderSet(_Msg, frozen=True, tag="extended.order_set"):
     order: list[str]
+    mode: OrderMode | None = None  # none: the GM's explicit order
 
 
 class BidProposed(_Msg, frozen=True, tag="extended.bid_proposed"):
@@ -168,6 +317,7 @@ class ExchangeApplied(_Msg, frozen=True, tag="extended.exchange_applied"):
     lost: int  # AP the loser lost
     gained: int  # AP the winner gained (a transfer)
     result: str  # "tie", "exchange", "asymmetrical win", or a simple contest result for an unrelated action
+    both_lost: int = 0  # the group tie option: actor and defender each lose this
 
 
 class ApAdjusted(_Msg, frozen=True, tag="extended.ap_adjusted"):
@@ -176,13 +326,39 @@ class ApAdjusted(_Msg, frozen=True, tag="extended.ap_adjusted"):
     reason: str
 
 
+class ContestantOutcome(msgspec.Struct, frozen=True):
+    """One contestant's own outcome: a victory or defeat by table 5.3.3.1, or none (it withdrew, or it
+    won without ever engaging a defeated opponent)."""
+
+    contestant: str
+    side: str
+    result: Literal["victory", "defeat", "withdrew", "none"]
+    level: str | None  # Marginal, Minor, Major, Complete
+    consequence: str | None  # the loser's
+    benefit: str | None  # the winner's
+    by_ap: int | None  # the final AP that decided it: its own if defeated, else its last opponent's
+
+
+class SideOutcome(msgspec.Struct, frozen=True):
+    """A side's overall outcome: the second-best of its victories, or the second-worst of its defeats
+    (its only one when it has one)."""
+
+    side: str
+    result: Literal["victory", "defeat", "none"]
+    level: str | None
+    from_contestant: str | None  # whose individual outcome it is
+
+
 class ContestDecided(_Msg, frozen=True, tag="extended.contest_decided"):
     winner: str | None
     loser: str | None
     loser_ap: int
-    level: str  # Marginal, Minor, Major, Complete; "Tie" when both fell together
+    level: str  # Marginal, Minor, Major, Complete; "Both defeated" when both fell together
     consequence: str
     benefit: str
+    winning_side: str | None = None
+    outcomes: list[ContestantOutcome] = []
+    sides: list[SideOutcome] = []
 
 
 class PartingShotTaken(_Msg, frozen=True, tag="extended.parting_shot_taken"):
@@ -190,6 +366,91 @@ class PartingShotTaken(_Msg, frozen=True, tag="extended.parting_shot_taken"):
 
     contestant: str
     intent: Intent
+    target: str | None = None  # none: the duel's loser
+
+
+class PartingShotDeclined(_Msg, frozen=True, tag="extended.parting_shot_declined"):
+    contestant: str
+
+
+class DaringRanked(_Msg, frozen=True, tag="extended.daring_ranked"):
+    contestant: str
+    daring: Daring
+
+
+class Delayed(_Msg, frozen=True, tag="extended.delayed"):
+    contestant: str
+
+
+class JumpedIn(_Msg, frozen=True, tag="extended.jumped_in"):
+    contestant: str
+
+
+class ChangeAllowed(_Msg, frozen=True, tag="extended.change_allowed"):
+    contestant: str
+
+
+class IntentChanged(_Msg, frozen=True, tag="extended.intent_changed"):
+    contestant: str
+    intent: Intent
+
+
+class TurnPassed(_Msg, frozen=True, tag="extended.turn_passed"):
+    contestant: str
+
+
+class SimpleRoll(msgspec.Struct, frozen=True):
+    """A simple contest inside the extended contest: the dice, both results after masteries, and the
+    result for the side that acted (e.g. "Minor Victory", "Tie")."""
+
+    dice: Dice | None
+    faces: list[int | None]  # the acting side's, then the resistance's (none: no die, a value of 0 or less)
+    levels: list[str]
+    resistance: str  # the rating rolled against
+    result: str
+
+
+class FinalActionTaken(_Msg, frozen=True, tag="extended.final_action_taken"):
+    contestant: str
+    roll: SimpleRoll
+    ap: int  # its AP afterwards
+
+
+class DisengageRolled(_Msg, frozen=True, tag="extended.disengage_rolled"):
+    contestant: str
+    opponent: str
+    roll: SimpleRoll
+    withdrawn: bool
+    transferred: int  # AP given to the opponent on a defeat
+
+
+class Rejoined(_Msg, frozen=True, tag="extended.rejoined"):
+    contestant: str
+
+
+class LoanResolved(_Msg, frozen=True, tag="extended.loan_resolved"):
+    lender: str
+    target: str
+    ap: int  # attempted
+    roll: SimpleRoll
+    target_gains: int  # negative on a Complete Defeat
+    lender_loses: int
+
+
+class GiftResolved(_Msg, frozen=True, tag="extended.gift_resolved"):
+    giver: str
+    recipient: str
+    opponent: str
+    bid: int
+    roll: SimpleRoll
+    recipient_gains: int
+    opponent_gains: int
+
+
+class HeroPointsGranted(_Msg, frozen=True, tag="extended.hero_points_granted"):
+    contestant: str
+    points: int
+    reason: str
 
 
 class ContestResumed(_Msg, frozen=True, tag="extended.contest_resumed"):
@@ -211,6 +472,19 @@ Event = (
     | ContestDecided
     | PartingShotTaken
     | ContestResumed
+    | PartingShotDeclined
+    | DaringRanked
+    | Delayed
+    | JumpedIn
+    | ChangeAllowed
+    | IntentChanged
+    | TurnPassed
+    | FinalActionTaken
+    | DisengageRolled
+    | Rejoined
+    | LoanResolved
+    | GiftResolved
+    | HeroPointsGranted
 )
 
 
@@ -226,7 +500,11 @@ class ContestantView(msgspec.Struct, frozen=True):
     starting_ap: int | None
     hero_points: int | None
     controlled_by_you: bool
-    out: bool
+    out: bool  # at 0 AP or less
+    side: str = ""
+    withdrawn: bool = False
+    final_action_used: bool = False
+    followers: list[str] = []
 
 
 class ExchangeView(msgspec.Struct, frozen=True):
@@ -257,3 +535,11 @@ class ExtendedView(msgspec.Struct, frozen=True):
     last: ExchangeApplied | None
     outcome: ContestDecided | None
     better_roll: BetterRoll
+    group: bool = False  # three or more contestants
+    order_mode: OrderMode | None = None
+    acted: list[str] = []  # who has acted this round
+    delayed: list[str] = []  # who is delaying (acts at the end unless it jumps in)
+    targets_left: list[str] = []  # the acting contestant's targets still to engage
+    daring: dict[str, Daring] = {}  # the round's daring, as declared or ranked by the GM
+    changes_allowed: list[str] = []
+    parting_shots: dict[str, str] = {}  # victor -> the opponent it just defeated
