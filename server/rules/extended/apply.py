@@ -63,14 +63,14 @@ def apply_exchange(state: ExtendedState, group_tie: bool = False) -> list[x.Even
     loser = side[resolved.loser] if resolved.loser is not None else None
     if winner is None:
         result = "tie"
+    elif resolved.winner is Party.ACTOR and resolved.stake == 0 and exchange.kind != "asymmetrical":
+        result = f"{winner} wins, but {exchange.actor}'s handicap cuts the stake to 0: no AP moves"
     elif resolved.transferred:
         result = f"{loser} transfers {resolved.loser_loses} AP to {winner}"
     elif resolved.loser_loses:
         result = f"{loser} loses {resolved.loser_loses} AP"
-    elif exchange.kind == "asymmetrical":
-        result = f"{winner} wins the asymmetrical exchange"
     else:
-        result = f"{winner} wins, but {exchange.actor}'s handicap cuts the stake to 0: no AP moves"
+        result = f"{winner} wins the asymmetrical exchange"
     applied = x.ExchangeApplied(
         exchange=exchange.number,
         winner=winner,
