@@ -1,0 +1,241 @@
+"""Every registered ruleset, played at random from every seat, keeps the engine's laws.
+
+Fold determinism, snapshot + tail = full fold, undo then redo = no change, rewind to v = the state at v,
+every refused command changes nothing, and no viewer receives what it may not see. Each ruleset supplies
+only a strategy module (``tests/conformance/kit.py``). Settings: ``AGON_CONFORMANCE=long`` plays many more
+and longer contests.
+"""
+
+from __future__ import annotations
+
+import os
+from typing import Any, cast
+
+import msgspec
+import pytest
+from hypothesis import HealthCheck, settings
+from hypothesis import strategies as st
+from hypothesis.stateful import (
+    RuleBasedStateMachine,
+    initialize,
+    invariant,
+    precondition,
+    rule,
+    run_state_machine_as_test,
+)
+
+from protocol.codec import encode
+from protocol.common import Actor
+from protocol.errors import Refused
+from protocol.events import (
+    CloseDeclarations,
+    Command,
+    Conclude,
+    Concluded,
+    ContestCreated,
+    CreateContest,
+    Declared,
+    Envelope,
+    Redo,
+    Redone,
+    Revealed,
+    Rewind,
+    Rewound,
+    Undo,
+    Undone,
+)
+from protocol.patch import apply as apply_patch
+from protocol.patch import diff
+from server.engine.contest import Contest, fold, rewind_targets
+from server.engine.ruleset import Ruleset, Viewer
+from server.engine.views import viewer_for
+from server.net.fanout import view_doc
+from server.net.notices import notice_frame
+from server.rulesets import RULESETS
+from tests.conformance import secrecy
+from tests.conformance.driver import Driver
+from tests.conformance.kit import Strategy, load
+
+PROFILES = {
+    "quick": settings(
+        max_examples=50,
+        stateful_step_count=30,
+        deadline=None,
+        suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much, HealthCheck.data_too_large],
+    ),
+    "long": settings(
+        max_examples=400,
+        stateful_step_count=80,
+        deadline=None,
+        suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much, HealthCheck.data_too_large],
+    ),
+}
+PROFILE = PROFILES[os.environ.get("AGON_CONFORMANCE", "quick")]
+
+ENGINE_EVENTS = (ContestCreated, Declared, Revealed, Undone, Rewound, Redone, Concluded)
+
+
+def state_bytes(contest: Contest[Any]) -> bytes:
+    return encode([contest.rules, contest.declared, contest.history, contest.redo, contest.concluded])
+
+
+def machine(rules: Ruleset[Any], strategy: Strategy) -> type[RuleBasedStateMachine]:
+    class Conformance(RuleBasedStateMachine):
+        def __init__(self) -> None:
+            super().__init__()
+            self.driver: Driver | None = None
+            self.docs: dict[str, Any] = {}
+
+        @property
+        def d(self) -> Driver:
+            assert self.driver is not None
+            return self.driver
+
+        @property
+        def gm(self) -> Actor:
+            return next(a for a in self.d.actors if a.role == "gm")
+
+        def viewers(self) -> list[tuple[Actor, Viewer]]:
+            return [(a, viewer_for(a, self.d.contest.created.seats)) for a in self.d.actors]
+
+        @initialize(request=strategy.setups())
+        def open_contest(self, request: CreateContest) -> None:
+            self.driver = Driver(rules, request)
+            for actor, viewer in self.viewers():
+                doc = view_doc(rules, self.d.contest, viewer)
+                self._check_view(viewer, doc)
+                self.docs[actor.principal] = doc
+            self._check_events(self.d.log, None)
+
+        # --- sending commands -------------------------------------------------------------------------
+
+        def send(self, command: Command, order: list[Actor]) -> bool:
+            """Send from each actor in turn until one is accepted; every refusal must change nothing."""
+            for actor in order:
+                before, log_length, snapshot = self.d.contest, len(self.d.log), state_bytes(self.d.contest)
+                try:
+                    batch = self.d.do(actor, command)
+                except Refused as refused:
+                    assert refused.code, f"{command} refused without a code"
+                    assert self.d.contest is before and len(self.d.log) == log_length
+                    assert state_bytes(before) == snapshot, f"refusing {command} from {actor} changed the state"
+                    continue
+                self._check_events(batch, before)
+                self._check_views()
+                return True
+            return False
+
+        @rule(data=st.data())
+        def ruleset_commands(self, data: st.DataObject) -> None:
+            """A run of commands from the strategy (runs, so contests get far between undos and rewinds)."""
+            for _ in range(data.draw(st.integers(1, 8), label="run length")):
+                command = data.draw(strategy.commands(self.d.table()), label="command")
+                self.send(command, data.draw(st.permutations(self.d.actors), label="senders"))
+
+        @rule(data=st.data())
+        def engine_command(self, data: st.DataObject) -> None:
+            targets = rewind_targets(self.d.contest)
+            options: list[st.SearchStrategy[Command]] = [
+                st.just(Undo()),
+                st.just(Redo()),
+                st.just(CloseDeclarations()),
+                st.builds(Rewind, to_version=st.integers(-1, self.d.contest.version + 1)),
+            ]
+            if targets:
+                options.append(st.builds(Rewind, to_version=st.sampled_from(targets)))
+            command = data.draw(st.one_of(options), label="engine command")
+            self.send(command, data.draw(st.permutations(self.d.actors), label="senders"))
+
+        @precondition(lambda self: self.driver is not None and self.d.contest.version > 8)
+        @rule(data=st.data())
+        def conclude(self, data: st.DataObject) -> None:
+            """Rarely (a precondition and one rule among many): the GM ends the contest."""
+            if data.draw(st.integers(0, 3), label="conclude now") == 0:
+                self.send(Conclude(), data.draw(st.permutations(self.d.actors), label="senders"))
+
+        # --- the laws ----------------------------------------------------------------------------------
+
+        @invariant()
+        def folding_twice_gives_the_same_contest(self) -> None:
+            if self.driver is None:
+                return
+            first, second = fold(rules, self.d.log), fold(rules, self.d.log)
+            assert encode(first) == encode(second) == encode(self.d.contest)
+
+        @rule(data=st.data())
+        def snapshot_plus_tail_is_the_full_fold(self, data: st.DataObject) -> None:
+            k = data.draw(st.integers(1, len(self.d.log)), label="snapshot at")
+            snapshot_type = cast(Any, Contest)[rules.state_type]
+            snapshot = msgspec.json.decode(encode(fold(rules, self.d.log[:k])), type=snapshot_type)
+            assert encode(fold(rules, self.d.log[k:], snapshot)) == encode(self.d.contest)
+
+        @rule()
+        def undo_then_redo_changes_nothing(self) -> None:
+            gm = self.gm
+            before = state_bytes(self.d.contest)
+            if not self.send(Undo(), [gm]):
+                return
+            assert state_bytes(self.d.contest) != before
+            assert self.send(Redo(), [gm]), "redo refused right after an undo"
+            assert state_bytes(self.d.contest) == before
+
+        @rule(data=st.data())
+        def rewind_to_v_gives_the_state_at_v(self, data: st.DataObject) -> None:
+            targets = rewind_targets(self.d.contest)
+            if not targets or self.d.contest.concluded is not None:
+                return
+            v = data.draw(st.sampled_from(targets), label="rewind to")
+            assert self.send(Rewind(to_version=v), [self.gm])
+            at_v = fold(rules, self.d.log[:v])
+            assert encode([self.d.contest.rules, self.d.contest.declared]) == encode([at_v.rules, at_v.declared])
+
+        def _check_events(self, batch: list[Envelope], before: Contest[Any] | None) -> None:
+            """Per event: the ruleset's own invariant, and every viewer's notice."""
+            contest = before
+            for envelope in batch:
+                after = fold(rules, [envelope], contest)
+                event = envelope.event
+                rules_before = contest.rules if contest is not None else after.rules
+                if contest is not None and not isinstance(event, ENGINE_EVENTS):
+                    strategy.check_event(contest.rules, event, after.rules)
+                extra = [(event.participant, event.payload)] if isinstance(event, Declared) else []
+                for actor, viewer in self.viewers():
+                    frame = notice_frame(rules, rules_before, envelope, viewer, "c")
+                    if frame is None:
+                        continue
+                    secrets = secrecy.secrets_for(after, viewer, extra)
+                    leaks = secrecy.leaked(frame, secrets)
+                    assert not leaks, f"{actor} is told {leaks} in the notice of event {envelope.version}"
+                contest = after
+
+        def _check_view(self, viewer: Viewer, doc: Any) -> None:
+            leaks = secrecy.leaked(encode(doc), secrecy.secrets_for(self.d.contest, viewer))
+            assert not leaks, f"{viewer.principal} sees {leaks}"
+            hidden = secrecy.hidden_in_view(doc, strategy.hidden(self.d.contest.rules, viewer))
+            assert not hidden, f"{viewer.principal} sees hidden {hidden}"
+
+        def _check_views(self) -> None:
+            for actor, viewer in self.viewers():
+                old, new = self.docs[actor.principal], view_doc(rules, self.d.contest, viewer)
+                self._check_view(viewer, new)
+                ops = diff(old, new)
+                assert apply_patch(old, ops) == new
+                leaks = secrecy.leaked(encode(ops), secrecy.secrets_for(self.d.contest, viewer))
+                assert not leaks, f"{actor} is sent {leaks} in a patch"
+                hidden = secrecy.hidden_in_patch(ops, strategy.hidden(self.d.contest.rules, viewer))
+                assert not hidden, f"{actor} is sent hidden {hidden}"
+                self.docs[actor.principal] = new
+
+    Conformance.__name__ = f"Conformance_{rules.name}"
+    return Conformance
+
+
+@pytest.mark.parametrize("name", sorted(RULESETS))
+def test_every_registered_ruleset_has_a_strategy(name: str) -> None:
+    strategy = load(name)
+    assert strategy.name == name
+
+
+@pytest.mark.parametrize("name", sorted(RULESETS))
+def test_ruleset_keeps_the_engine_laws(name: str) -> None:
+    run_state_machine_as_test(machine(RULESETS[name], load(name)), settings=PROFILE)
