@@ -9,7 +9,8 @@ from protocol.events import Declaration
 from protocol.rulesets import extended as x
 from server.engine.ruleset import Context
 from server.rules.extended import codes, options
-from server.rules.extended.apply import apply_exchange, group_tie_possible, progress
+from server.rules.extended.apply import apply_exchange, group_tie_possible, progress, round_end
+from server.rules.extended.evolve import evolve
 from server.rules.extended.order import Declared, round_order
 from server.rules.extended.roll import effective_bid, roll_exchange
 from server.rules.extended.state import ExtendedState
@@ -112,7 +113,7 @@ def decide(state: ExtendedState, command: x.Command, ctx: Context) -> Sequence[x
             if command.contestant not in state.open_shots:
                 raise Refused(codes.NOT_THE_VICTOR, f"contestant: {command.contestant!r} has no parting shot to take")
             declined = x.PartingShotDeclined(contestant=command.contestant)
-            return [declined, *progress(state, [declined])]
+            return [declined, *round_end(evolve(state, declined))]
         case x.Adjust():
             _gm(ctx, "adjust AP")
             _known(state, command.contestant)
@@ -228,8 +229,6 @@ def _waiting_to_act(state: ExtendedState, contestant: str) -> None:
 def _settle_if_nobody_may_spend(state: ExtendedState, rolled: list[x.Event]) -> list[x.Event]:
     """The events, and the exchange applied after them when nobody may still spend a hero point (unless a
     group contest's Fumble against Fumble waits for the GM to choose the group tie)."""
-    from server.rules.extended.evolve import evolve
-
     after = state
     for event in rolled:
         after = evolve(after, event)

@@ -115,7 +115,9 @@ def evolve(state: ExtendedState, event: x.Event | Revealed) -> ExtendedState:
                 hero_points=fighter.hero_points - 1,
                 final_action_used=True,
             )
-            return replace(state, fighters={**state.fighters, event.contestant: fighter})
+            back = fighter.in_contest and event.contestant not in state.order
+            order = [*state.order, event.contestant] if back else state.order
+            return replace(state, fighters={**state.fighters, event.contestant: fighter}, order=order)
         case x.DisengageRolled():
             fighters = dict(state.fighters)
             fighters[event.contestant] = replace(

@@ -624,3 +624,30 @@ def test_the_gm_closing_the_window_leaves_a_group_contestant_without_a_target() 
     table.do(GM, x.ChangeIntent(contestant="bran", intent=attack("wolf")))
     table.do(GM, x.Roll(faces=[19, 19]))
     assert table.rules.actor == "orc"
+
+
+def test_a_final_action_between_rounds_brings_the_pc_into_the_next_declarations() -> None:
+    table = Table(raid(hero_points={"bran": 1}))
+    table.do(GM, x.Adjust(contestant="bran", delta=-14, reason="an ambush"))  # -2, before anyone declared
+    from server.rules.extended.ruleset import window
+
+    assert "bran" not in window(table.rules).expected
+    table.do(GM, x.FinalAction(contestant="bran", faces=[3, 10]))  # 2 below 0: 3 is a Success, 10 a Failure
+    assert table.ap("bran") == 3 and "bran" in window(table.rules).expected
+    declare(table, {"aria": attack("orc"), "orc": attack("aria"), "wolf": attack("aria"), "shaman": attack("aria")})
+    assert table.rules.phase == "declaring"  # Bran is expected too
+    table.do(BOB, Declare(participant="bran", payload=attack("wolf")))
+    assert table.rules.phase == "ready"
+
+
+def test_acting_while_out_is_refused() -> None:
+    table = Table(raid())
+    everyone_attacks(table, aria=12)
+    table.do(GM, x.Roll(faces=[5, 15]))  # the orc at 0
+    for command in [
+        x.Delay(contestant="orc"),
+        x.PassTurn(contestant="orc"),
+        x.Disengage(contestant="orc", opponent="aria", faces=[3, 15]),
+        x.Lend(lender="orc", target="wolf", ap=1, faces=[3, 15]),
+    ]:
+        assert table.refused(GM, command) == "rules/out_of_contest", command
