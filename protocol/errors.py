@@ -23,6 +23,7 @@ CONTEST_EXISTS = "contest/exists"
 CONTEST_OVER = "contest/over"
 UNKNOWN_RULESET = "contest/unknown_ruleset"
 BAD_SETUP = "contest/bad_setup"
+FOREIGN = "contest/foreign_ruleset"  # a setup, command or declaration of another ruleset than the contest's
 
 # engine mechanics shared by every ruleset
 NO_WINDOW = "seal/no_window"

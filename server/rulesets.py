@@ -8,8 +8,10 @@ from protocol import errors
 from protocol.errors import Refused
 from server.engine.ruleset import Ruleset
 from server.rules.extended.ruleset import EXTENDED
+from server.rules.herowars.ruleset import HEROWARS
 
-RULESETS: dict[str, Ruleset[Any]] = {r.name: r for r in [EXTENDED]}
+ALL: list[Ruleset[Any]] = [EXTENDED, HEROWARS]
+RULESETS: dict[str, Ruleset[Any]] = {r.name: r for r in ALL}
 
 
 def ruleset(name: str) -> Ruleset[Any]:

@@ -5,10 +5,10 @@ A ruleset adds its module here and its members to each union below (one line eac
 
 from __future__ import annotations
 
-from protocol.rulesets import extended
+from protocol.rulesets import extended, herowars
 
-Setup = extended.ExtendedSetup
-Declaration = extended.Intent
-RulesetEvent = extended.Event
-RulesetCommand = extended.Command
-RulesetView = extended.ExtendedView
+Setup = extended.ExtendedSetup | herowars.HerowarsSetup
+Declaration = extended.Intent | herowars.Intent
+RulesetEvent = extended.Event | herowars.Event
+RulesetCommand = extended.Command | herowars.Command
+RulesetView = extended.ExtendedView | herowars.HerowarsView

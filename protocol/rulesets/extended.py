@@ -522,7 +522,7 @@ class ExchangeView(msgspec.Struct, frozen=True):
     hero_points_pending: list[str]
 
 
-class ExtendedView(msgspec.Struct, frozen=True):
+class ExtendedView(msgspec.Struct, frozen=True, tag_field="type", tag="extended.view"):
     prize: str
     round: int
     phase: Phase

@@ -105,6 +105,8 @@ def create(ruleset: Ruleset[Any], contest_id: str, request: CreateContest, seed_
     ids = [s.id for s in request.seats]
     if len(set(ids)) != len(ids):
         raise Refused(errors.BAD_SETUP, "seats: seat ids must be unique")
+    if not isinstance(request.setup, ruleset.setup_type):
+        raise Refused(errors.FOREIGN, f"setup: a {ruleset.name} contest needs a {_tag(ruleset.setup_type)} setup")
     state = ruleset.initial(request.setup, request.seats)
     created = ContestCreated(
         ruleset=ruleset.name,
@@ -167,7 +169,14 @@ def decide(ruleset: Ruleset[S], contest: Contest[S], command: Command, ctx: Cont
             _gm_only(ctx, "conclude the contest")
             return [Pending(Concluded(seed=ctx.dice.revealed_seed()))]
         case _:
+            if not isinstance(command, ruleset.command_type):
+                raise Refused(errors.FOREIGN, f"type: {_tag(type(command))} is not a command of {ruleset.name}")
             return [Pending(e) for e in ruleset.decide(contest.rules, command, ctx)]
+
+
+def _tag(struct: type[Any]) -> str:
+    config = getattr(struct, "__struct_config__", None)
+    return str(config.tag) if config is not None else struct.__name__
 
 
 def _gm_only(ctx: Context, what: str) -> None:
@@ -187,6 +196,8 @@ def _declare(ruleset: Ruleset[S], contest: Contest[S], command: Declare, ctx: Co
         raise Refused(errors.NOT_EXPECTED, f"participant: {command.participant!r} is not expected to declare")
     if not ctx.may_act_for(command.participant):
         raise Refused(errors.NOT_YOUR_SEAT, f"participant: you do not control {command.participant!r}")
+    if not isinstance(command.payload, ruleset.declaration_type):
+        raise Refused(errors.FOREIGN, f"payload: {_tag(type(command.payload))} is not a declaration of {ruleset.name}")
     ruleset.check_declaration(contest.rules, command.participant, command.payload, ctx)
     salt = ctx.salt
     declared = Declared(

@@ -9,7 +9,7 @@ from typing import Any, Generic, TypeVar
 import msgspec
 
 from protocol.common import Actor, Seat
-from protocol.events import Declaration, Revealed, RulesetCommand, RulesetEvent, Setup
+from protocol.events import RulesetEvent
 from server.engine.dice import Roller
 
 S = TypeVar("S")
@@ -74,15 +74,20 @@ class Ruleset(Generic[S]):
     name: str
     state_type: type[S]
     setup_type: type[Any]
-    initial: Callable[[Setup, Sequence[Seat]], S]  # raises Refused on a bad setup
+    # The engine hands a ruleset only its own setup, commands, declarations and events (its ``setup_type``,
+    # ``command_type`` and ``declaration_type``), so those parameters are typed by each ruleset.
+    initial: Callable[[Any, Sequence[Seat]], S]  # its setup; raises Refused on a bad setup
     start: Callable[[S], Sequence[RulesetEvent]]  # events that open the contest
-    decide: Callable[[S, RulesetCommand, Context], Sequence[RulesetEvent]]
-    evolve: Callable[[S, RulesetEvent | Revealed], S]
+    decide: Callable[[S, Any, Context], Sequence[RulesetEvent]]  # one of its commands
+    evolve: Callable[[S, Any], S]  # one of its events, or a reveal of its declarations
     view: Callable[[S, Viewer], Any]
     outcome: Callable[[S], Any]
     window: Callable[[S], Window | None]
-    check_declaration: Callable[[S, str, Declaration, Context], None]  # raises Refused
+    check_declaration: Callable[[S, str, Any, Context], None]  # one of its declarations; raises Refused
     is_checkpoint: Callable[[Any], bool]  # a ruleset event or a reveal
     describe: Callable[[Any], str]  # a human-readable line for a ruleset event or a sealed payload
     # what an event may show a viewer who may see the event: secrets in public events are removed here
-    redact: Callable[[S, RulesetEvent, Viewer], RulesetEvent | None] = lambda s, e, v: e
+    redact: Callable[[S, Any, Viewer], RulesetEvent | None] = lambda s, e, v: e
+    # the ruleset's own commands and sealed declarations (unions of its types): the engine refuses others
+    command_type: Any = object
+    declaration_type: Any = object

@@ -37,7 +37,7 @@ def notice_frame(
     shown = event_for(envelope, viewer)
     event: Event = shown.event
     if not _is_engine_event(event):
-        redacted = ruleset.redact(rules_before, event, viewer)  # type: ignore[arg-type]
+        redacted = ruleset.redact(rules_before, event, viewer)
         if redacted is None:
             return None
         event = redacted

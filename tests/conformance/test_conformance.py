@@ -9,11 +9,11 @@ and longer contests.
 from __future__ import annotations
 
 import os
-from typing import Any, cast
+from typing import Any, cast, get_args
 
 import msgspec
 import pytest
-from hypothesis import HealthCheck, settings
+from hypothesis import HealthCheck, assume, settings
 from hypothesis import strategies as st
 from hypothesis.stateful import (
     RuleBasedStateMachine,
@@ -24,6 +24,7 @@ from hypothesis.stateful import (
     run_state_machine_as_test,
 )
 
+from protocol import errors
 from protocol.codec import encode
 from protocol.common import Actor
 from protocol.errors import Refused
@@ -34,6 +35,8 @@ from protocol.events import (
     Concluded,
     ContestCreated,
     CreateContest,
+    Declaration,
+    Declare,
     Declared,
     Envelope,
     Redo,
@@ -41,6 +44,7 @@ from protocol.events import (
     Revealed,
     Rewind,
     Rewound,
+    RulesetCommand,
     Undo,
     Undone,
 )
@@ -58,7 +62,7 @@ from tests.conformance.kit import Strategy, load
 
 PROFILES = {
     "quick": settings(
-        max_examples=50,
+        max_examples=40,
         stateful_step_count=30,
         deadline=None,
         suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much, HealthCheck.data_too_large],
@@ -72,6 +76,7 @@ PROFILES = {
 }
 PROFILE = PROFILES[os.environ.get("AGON_CONFORMANCE", "quick")]
 
+DECLARATIONS = get_args(Declaration)
 ENGINE_EVENTS = (ContestCreated, Declared, Revealed, Undone, Rewound, Redone, Concluded)
 
 
@@ -80,6 +85,13 @@ def state_bytes(contest: Contest[Any]) -> bytes:
 
 
 def machine(rules: Ruleset[Any], strategy: Strategy) -> type[RuleBasedStateMachine]:
+    own_commands = get_args(rules.command_type) or (rules.command_type,)
+    foreign = [
+        t
+        for t in (*get_args(RulesetCommand), *get_args(Declaration))
+        if not issubclass(t, (*own_commands, rules.declaration_type))
+    ]
+
     class Conformance(RuleBasedStateMachine):
         def __init__(self) -> None:
             super().__init__()
@@ -128,9 +140,14 @@ def machine(rules: Ruleset[Any], strategy: Strategy) -> type[RuleBasedStateMachi
         @rule(data=st.data())
         def ruleset_commands(self, data: st.DataObject) -> None:
             """A run of commands from the strategy (runs, so contests get far between undos and rewinds)."""
-            for _ in range(data.draw(st.integers(1, 8), label="run length")):
+            for _ in range(data.draw(st.integers(1, 12), label="run length")):
                 command = data.draw(strategy.commands(self.d.table()), label="command")
                 self.send(command, data.draw(st.permutations(self.d.actors), label="senders"))
+
+        @rule(data=st.data())
+        def more_ruleset_commands(self, data: st.DataObject) -> None:
+            """The strategy's commands, weighted above the engine's and the hostile ones."""
+            self.ruleset_commands(data)
 
         @rule(data=st.data())
         def engine_command(self, data: st.DataObject) -> None:
@@ -145,6 +162,31 @@ def machine(rules: Ruleset[Any], strategy: Strategy) -> type[RuleBasedStateMachi
                 options.append(st.builds(Rewind, to_version=st.sampled_from(targets)))
             command = data.draw(st.one_of(options), label="engine command")
             self.send(command, data.draw(st.permutations(self.d.actors), label="senders"))
+
+        @rule(data=st.data())
+        def hostile_command(self, data: st.DataObject) -> None:
+            """Any command of this ruleset a client could send, whatever its fields: refused or accepted,
+            never a crash."""
+            command = data.draw(st.one_of([st.from_type(t) for t in own_commands]), label="hostile command")
+            try:
+                command = msgspec.json.decode(encode(command), type=Command)
+            except (msgspec.EncodeError, msgspec.ValidationError, OverflowError):
+                assume(False)  # the network could not deliver it
+            self.send(command, data.draw(st.permutations(self.d.actors), label="senders"))
+
+        @rule(data=st.data())
+        def foreign_command(self, data: st.DataObject) -> None:
+            """Another ruleset's command or sealed declaration is refused from every seat."""
+            if not foreign:
+                return
+            thing = data.draw(st.one_of([st.from_type(t) for t in foreign]), label="foreign")
+            participant = data.draw(st.sampled_from([c for s in self.d.request.seats for c in s.contestants] or ["x"]))
+            command = Declare(participant=participant, payload=thing) if isinstance(thing, DECLARATIONS) else thing
+            assert not self.send(command, self.d.actors), f"{rules.name} accepted {command}"
+            if self.d.contest.concluded is None and not isinstance(command, Declare):
+                with pytest.raises(Refused) as refused:
+                    self.d.do(self.gm, command)
+                assert refused.value.code == errors.FOREIGN
 
         @precondition(lambda self: self.driver is not None and self.d.contest.version > 8)
         @rule(data=st.data())

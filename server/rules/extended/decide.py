@@ -5,7 +5,6 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from protocol.errors import FORBIDDEN, Refused
-from protocol.events import Declaration
 from protocol.rulesets import extended as x
 from server.engine.ruleset import Context
 from server.rules.extended import codes, options
@@ -127,7 +126,7 @@ def decide(state: ExtendedState, command: x.Command, ctx: Context) -> Sequence[x
             return options.decide_option(state, command, ctx)
 
 
-def check_declaration(state: ExtendedState, participant: str, payload: Declaration, ctx: Context) -> None:
+def check_declaration(state: ExtendedState, participant: str, payload: x.Intent, ctx: Context) -> None:
     """A sealed intent is checked when declared: a bid within the limits, ratings that parse, and targets
     that are opponents still in the contest (at least one in a group contest, for an exchange)."""
     if payload.bid is not None:

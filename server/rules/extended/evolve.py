@@ -39,7 +39,13 @@ def evolve(state: ExtendedState, event: x.Event | Revealed) -> ExtendedState:
             )
         case Revealed():
             intents = {p: x.Intent() for p in state.order}
-            intents.update({e.participant: e.payload for e in event.entries if e.participant in intents})
+            intents.update(
+                {
+                    e.participant: e.payload
+                    for e in event.entries
+                    if e.participant in intents and isinstance(e.payload, x.Intent)
+                }
+            )
             return replace(state, intents=intents, phase="ready", fighters=_switch(state, intents))
         case x.OrderSet():
             return replace(state, order=list(event.order), base_order=list(event.order), order_mode=event.mode)

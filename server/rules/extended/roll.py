@@ -4,13 +4,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from protocol import errors
 from protocol.common import Dice
-from protocol.errors import Refused
 from protocol.rulesets import extended as x
 from server.engine.ruleset import Context
 from server.rules.extended import codes
 from server.rules.extended.state import ExtendedState
+from server.rules.questworlds.faces import typed_faces
 from server.rules.questworlds.levels import Level, apply_masteries, roll_level
 from server.rules.questworlds.outcome import SimpleContestResult, simple_contest_result
 from server.rules.questworlds.ratings import Rating
@@ -30,7 +29,7 @@ def roll_pair(
 ) -> Pair:
     """Both sides' d20 (a value of 0 or less rolls none), then the mastery bumps."""
     rolling = [r.value > 0 for r in ratings]
-    typed = _typed_faces(faces, rolling, names)
+    typed = typed_faces(faces, rolling, names)
     dice = ctx.dice.roll([20] * sum(rolling), typed)
     drawn = iter(dice.faces)
     sides_faces = (next(drawn) if rolling[0] else None, next(drawn) if rolling[1] else None)
@@ -73,22 +72,6 @@ def roll_exchange(
         other = codes.parse_rating(state.fighters[defender].rating, "rating")
     pair = roll_pair((actor_rating, other), faces, (actor, defender or "the resistance"), ctx)
     return [_rolled(state, actor, defender, intent, pair, (actor_rating.value, other.value))]
-
-
-def _typed_faces(faces: list[int | None] | None, rolling: list[bool], names: tuple[str, str]) -> list[int] | None:
-    if faces is None:
-        return None
-    if len(faces) != 2:
-        raise Refused(errors.BAD_FACE, f"faces: give two faces, {names[0]}'s then {names[1]}'s (got {len(faces)})")
-    typed: list[int] = []
-    for i, (face, rolls, name) in enumerate(zip(faces, rolling, names, strict=True)):
-        if rolls and face is None:
-            raise Refused(errors.BAD_FACE, f"faces[{i}]: {name} rolls a d20")
-        if not rolls and face is not None:
-            raise Refused(errors.BAD_FACE, f"faces[{i}]: {name} has no die to roll (a value of 0 or less)")
-        if face is not None:
-            typed.append(face)
-    return typed
 
 
 def _rolled(

@@ -116,4 +116,6 @@ EXTENDED: Ruleset[ExtendedState] = Ruleset(
     check_declaration=check_declaration,
     is_checkpoint=is_checkpoint,
     describe=describe,
+    command_type=x.Command,
+    declaration_type=x.Intent,
 )

@@ -1,0 +1,232 @@
+"""Public types of the `herowars` ruleset (the Hero Wars extended contest variant): setup, commands, events,
+view."""
+
+from __future__ import annotations
+
+from typing import Literal
+
+import msgspec
+
+from protocol.common import Dice
+
+Phase = Literal["declaring", "ready", "rolled", "tied", "decided"]
+Case = Literal["win", "transfer", "both_failure", "both_fumble", "failure_vs_fumble", "tie"]
+"""How an exchange was resolved: the winner and loser tables (``win``, ``transfer`` for a Critical
+winner), one of the special cases, or a tie the GM settled."""
+
+
+class _Msg(msgspec.Struct, frozen=True, forbid_unknown_fields=True, tag_field="type"):
+    pass
+
+
+class Contestant(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    """One side's contestant. Controlled by the player whose seat names it, otherwise by the GM."""
+
+    id: str
+    name: str
+    ability: str
+    rating: str  # "14", "5W", "5W2"
+    modifier: int = 0  # situational modifiers, added to the value
+    augment: int = 0  # augments, added to the value
+    followers_ap: int = 0  # AP of followers added at the start
+    edge: int = 0  # edge (negative: handicap), added to this contestant's bid when the other side pays
+    hero_points: int = 0
+
+
+class HerowarsSetup(_Msg, frozen=True, tag="herowars.setup"):
+    prize: str
+    contestants: list[Contestant]
+    cap_3x: bool = False  # optional rule: no loss or transfer exceeds three times the modified bid
+    players_type_faces: bool = False  # physical dice: a player may type in the faces of their own exchange
+
+
+# --- the sealed declaration -------------------------------------------------------------------------
+
+
+class Intent(_Msg, frozen=True, tag="herowars.intent"):
+    """A contestant's statement of intent and bid for its exchange this round; sealed until both declared."""
+
+    action: str = ""
+    bid: int | None = None  # no bid: 3
+
+
+# --- commands -----------------------------------------------------------------------------------------
+
+
+class SetOrder(_Msg, frozen=True, tag="herowars.set_order"):
+    """GM: who acts first this round (before the round's first roll)."""
+
+    order: list[str]
+
+
+class Roll(_Msg, frozen=True, tag="herowars.roll"):
+    """Roll the current exchange. Physical dice: the faces, actor's first (null for a side with no die)."""
+
+    faces: list[int | None] | None = None
+
+
+class SpendHeroPoint(_Msg, frozen=True, tag="herowars.spend_hero_point"):
+    contestant: str
+
+
+class PassHeroPoint(_Msg, frozen=True, tag="herowars.pass_hero_point"):
+    contestant: str
+
+
+class Confirm(_Msg, frozen=True, tag="herowars.confirm"):
+    """GM: apply the rolled exchange now."""
+
+
+class SettleTie(_Msg, frozen=True, tag="herowars.settle_tie"):
+    """GM: the result of a tied exchange, decided from the stated intents.
+
+    ``winner`` None: nobody loses. Otherwise the other contestant loses ``loss`` AP, which the winner gains
+    when ``transfer``."""
+
+    winner: str | None
+    loss: int = 0
+    transfer: bool = False
+    reason: str = ""
+
+
+class Adjust(_Msg, frozen=True, tag="herowars.adjust"):
+    """GM: correct a contestant's AP by ``delta``, with a reason."""
+
+    contestant: str
+    delta: int
+    reason: str
+
+
+Command = SetOrder | Roll | SpendHeroPoint | PassHeroPoint | Confirm | SettleTie | Adjust
+
+
+# --- events -------------------------------------------------------------------------------------------
+
+
+class RoundStarted(_Msg, frozen=True, tag="herowars.round_started"):
+    round: int
+    order: list[str]
+
+
+class OrderSet(_Msg, frozen=True, tag="herowars.order_set"):
+    order: list[str]
+
+
+class ExchangeRolled(_Msg, frozen=True, tag="herowars.exchange_rolled"):
+    exchange: int
+    actor: str
+    defender: str
+    bid: int
+    dice: Dice | None
+    actor_face: int | None
+    defender_face: int | None
+    actor_level: str  # after masteries
+    defender_level: str
+    both_masteries: bool  # both ratings have masteries (both Failures then count as both Successes)
+
+
+class HeroPointSpent(_Msg, frozen=True, tag="herowars.hero_point_spent"):
+    contestant: str
+    level: str  # the result after the bump
+
+
+class HeroPointPassed(_Msg, frozen=True, tag="herowars.hero_point_passed"):
+    contestant: str
+
+
+class ExchangeTied(_Msg, frozen=True, tag="herowars.exchange_tied"):
+    """The exchange is a tie: the GM names its result from the stated intents."""
+
+    exchange: int
+
+
+class ExchangeApplied(_Msg, frozen=True, tag="herowars.exchange_applied"):
+    exchange: int
+    case: Case
+    winner: str | None  # None: nobody won (both lose, or a tie settled as no loss)
+    lost: dict[str, int]  # AP each contestant lost
+    gained: int  # AP the winner gained (a transfer)
+    capped: bool = False  # the optional rule cut a loss to three times the modified bid
+    reason: str = ""  # a settled tie: the GM's reason
+
+
+class ApAdjusted(_Msg, frozen=True, tag="herowars.ap_adjusted"):
+    contestant: str
+    delta: int
+    reason: str
+
+
+class Defeat(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    """A contestant at 0 AP or less and its outcome (table 5.3.3.1, by its final AP)."""
+
+    contestant: str
+    ap: int
+    level: str  # Marginal, Minor, Major, Complete
+    consequence: str  # Hurt, Impaired, Injured, Dying
+
+
+class ContestDecided(_Msg, frozen=True, tag="herowars.contest_decided"):
+    winner: str | None  # None: both fell together
+    defeated: list[Defeat]
+    benefit: str | None  # the winner's benefit: Fresh, Pumped, Invigorated, Heroic
+
+
+class ContestResumed(_Msg, frozen=True, tag="herowars.contest_resumed"):
+    """A GM adjustment brought every contestant back above 0 AP: a new round begins."""
+
+
+Event = (
+    RoundStarted
+    | OrderSet
+    | ExchangeRolled
+    | HeroPointSpent
+    | HeroPointPassed
+    | ExchangeTied
+    | ExchangeApplied
+    | ApAdjusted
+    | ContestDecided
+    | ContestResumed
+)
+
+
+# --- what a viewer sees -------------------------------------------------------------------------------
+
+
+class ContestantView(msgspec.Struct, frozen=True):
+    id: str
+    name: str
+    ability: str
+    rating: str | None  # hidden from those who neither control it nor are GM
+    ap: int | None  # hidden until it first changes (AP knowledge)
+    starting_ap: int | None
+    hero_points: int | None
+    edge: int | None
+    controlled_by_you: bool
+    out: bool
+
+
+class ExchangeView(msgspec.Struct, frozen=True):
+    number: int
+    actor: str
+    defender: str
+    bid: int
+    actor_face: int | None
+    defender_face: int | None
+    actor_level: str
+    defender_level: str
+    hero_points_spent: list[str]
+    hero_points_pending: list[str]
+
+
+class HerowarsView(msgspec.Struct, frozen=True, tag_field="type", tag="herowars.view"):
+    prize: str
+    round: int
+    phase: Phase
+    order: list[str]
+    next_actor: str | None
+    contestants: list[ContestantView]
+    intents: dict[str, Intent]  # revealed intents of this round
+    exchange: ExchangeView | None
+    last: ExchangeApplied | None
+    outcome: ContestDecided | None
+    cap_3x: bool

@@ -1,0 +1,1 @@
+"""The Hero Wars extended contest variant (seed 001): winner table × loser table."""

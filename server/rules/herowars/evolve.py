@@ -1,0 +1,92 @@
+"""``evolve`` for the Hero Wars contest: fold one stored event into the state. Never refuses."""
+
+from __future__ import annotations
+
+from typing import assert_never
+
+import msgspec
+
+from protocol.events import Revealed
+from protocol.rulesets import herowars as h
+from server.rules.herowars.state import Fighter, HerowarsState, Rolled
+
+replace = msgspec.structs.replace
+
+
+def evolve(state: HerowarsState, event: h.Event | Revealed) -> HerowarsState:
+    match event:
+        case h.RoundStarted():
+            return replace(
+                state, round=event.round, phase="declaring", order=list(event.order), turn=0, intents={}, exchange=None
+            )
+        case Revealed():
+            intents = {p: h.Intent() for p in state.order}
+            intents.update({e.participant: e.payload for e in event.entries if isinstance(e.payload, h.Intent)})
+            return replace(state, intents=intents, phase="ready", turn=0)
+        case h.OrderSet():
+            return replace(state, order=list(event.order))
+        case h.ExchangeRolled():
+            eligible = [
+                c for c in (event.actor, event.defender) if state.fighters[c].player and state.fighters[c].hero_points
+            ]
+            rolled = Rolled(
+                number=event.exchange,
+                actor=event.actor,
+                defender=event.defender,
+                bid=event.bid,
+                actor_face=event.actor_face,
+                defender_face=event.defender_face,
+                actor_level=event.actor_level,
+                defender_level=event.defender_level,
+                both_masteries=event.both_masteries,
+                eligible=eligible,
+            )
+            return replace(state, phase="rolled", exchange=rolled)
+        case h.HeroPointSpent():
+            return _hero_point(state, event.contestant, event.level)
+        case h.HeroPointPassed():
+            return _hero_point(state, event.contestant, None)
+        case h.ExchangeTied():
+            return replace(state, phase="tied")
+        case h.ExchangeApplied():
+            fighters = dict(state.fighters)
+            for contestant, lost in event.lost.items():
+                fighters[contestant] = _moved(fighters[contestant], -lost)
+            if event.winner is not None and event.gained:
+                fighters[event.winner] = _moved(fighters[event.winner], event.gained)
+            return replace(
+                state,
+                fighters=fighters,
+                phase="ready",
+                turn=state.turn + 1,
+                exchange=None,
+                exchanges=event.exchange,
+                last=event,
+            )
+        case h.ApAdjusted():
+            fighter = _moved(state.fighters[event.contestant], event.delta)
+            return replace(state, fighters={**state.fighters, event.contestant: fighter})
+        case h.ContestDecided():
+            return replace(state, phase="decided", outcome=event, exchange=None)
+        case h.ContestResumed():
+            return replace(state, outcome=None)
+        case _:
+            assert_never(event)
+
+
+def _moved(fighter: Fighter, delta: int) -> Fighter:
+    return replace(fighter, ap=fighter.ap + delta, ap_known=fighter.ap_known or delta != 0)
+
+
+def _hero_point(state: HerowarsState, contestant: str, level: str | None) -> HerowarsState:
+    exchange = state.exchange
+    if exchange is None:
+        return state
+    exchange = replace(exchange, eligible=[c for c in exchange.eligible if c != contestant])
+    if level is None:
+        return replace(state, exchange=exchange)
+    side = "actor_level" if contestant == exchange.actor else "defender_level"
+    exchange = replace(exchange, spent=[*exchange.spent, contestant], **{side: level})
+    fighter = state.fighters[contestant]
+    fighters = {**state.fighters, contestant: replace(fighter, hero_points=fighter.hero_points - 1)}
+    return replace(state, fighters=fighters, exchange=exchange)

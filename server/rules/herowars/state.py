@@ -1,0 +1,64 @@
+"""The state of a Hero Wars contest between two contestants."""
+
+from __future__ import annotations
+
+import msgspec
+
+from protocol.rulesets.herowars import ContestDecided, ExchangeApplied, Intent, Phase
+
+
+class Fighter(msgspec.Struct, frozen=True):
+    """A contestant as the contest sees it now."""
+
+    id: str
+    name: str
+    ability: str
+    rating: str  # modifiers and augments included
+    starting_ap: int
+    ap: int
+    ap_known: bool  # AP knowledge: public once it has changed in this contest
+    hero_points: int
+    edge: int
+    player: bool  # controlled by a player seat, else run by the GM
+
+
+class Rolled(msgspec.Struct, frozen=True):
+    """An exchange whose dice are down, waiting for hero points, application or the GM's word on a tie."""
+
+    number: int
+    actor: str
+    defender: str
+    bid: int
+    actor_face: int | None
+    defender_face: int | None
+    actor_level: str
+    defender_level: str
+    both_masteries: bool
+    eligible: list[str]  # who may still spend a hero point
+    spent: list[str] = []
+
+
+class HerowarsState(msgspec.Struct, frozen=True):
+    prize: str
+    cap_3x: bool
+    players_type_faces: bool
+    fighters: dict[str, Fighter]
+    round: int = 0
+    phase: Phase = "declaring"
+    order: list[str] = []
+    turn: int = 0  # index in ``order`` of the next exchange
+    intents: dict[str, Intent] = {}
+    exchange: Rolled | None = None
+    exchanges: int = 0
+    last: ExchangeApplied | None = None
+    outcome: ContestDecided | None = None
+
+    def opponent(self, contestant: str) -> str:
+        return next(f for f in self.fighters if f != contestant)
+
+    @property
+    def actor(self) -> str | None:
+        """Whose exchange comes next this round."""
+        if self.phase != "ready" or self.turn >= len(self.order):
+            return None
+        return self.order[self.turn]

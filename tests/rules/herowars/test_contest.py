@@ -1,0 +1,205 @@
+"""Hero Wars contests played through the engine: the examples at the table, ties the GM settles, hero
+points, the end of the contest and its outcome."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from protocol.common import Actor, Seat
+from protocol.errors import Refused
+from protocol.events import CreateContest, Declare
+from protocol.rulesets import extended as x
+from protocol.rulesets import herowars as h
+from server.rulesets import ruleset
+from tests.conformance.driver import Driver
+
+GM = Actor("gm", "gm")
+ANN = Actor("ann", "player")
+
+
+def contest(erik: str = "15", jonas: str = "15", cap_3x: bool = False, hero_points: int = 0, **extra: Any) -> Driver:
+    """Erik (Ann's hero) against Jonas, whom the GM runs; physical dice."""
+    return Driver(
+        ruleset("herowars"),
+        CreateContest(
+            ruleset="herowars",
+            setup=h.HerowarsSetup(
+                prize="the ford",
+                contestants=[
+                    h.Contestant(
+                        id="erik", name="Erik", ability="Sword", rating=erik, hero_points=hero_points, **extra
+                    ),
+                    h.Contestant(id="jonas", name="Jonas", ability="Spear", rating=jonas),
+                ],
+                cap_3x=cap_3x,
+            ),
+            seats=[Seat("gm", "gm"), Seat("ann", "player", ["erik"])],
+            dice="physical",
+        ),
+    )
+
+
+def erik_bids(table: Driver, bid: int = 10) -> None:
+    table.do(ANN, Declare(participant="erik", payload=h.Intent(action="charge", bid=bid)))
+    table.do(GM, Declare(participant="jonas", payload=h.Intent(action="hold the ford", bid=3)))
+
+
+def ap(table: Driver) -> dict[str, int]:
+    return {c: f.ap for c, f in table.contest.rules.fighters.items()}
+
+
+def refused(table: Driver, actor: Actor, command: Any) -> str:
+    before = table.contest
+    with pytest.raises(Refused) as exc:
+        table.do(actor, command)
+    assert table.contest is before
+    return exc.value.code
+
+
+def test_erik_wins_with_a_success_and_jonas_loses_ten_with_a_higher_success() -> None:
+    table = contest()
+    erik_bids(table)
+    table.do(GM, h.Roll(faces=[6, 12]))
+    assert ap(table) == {"erik": 15, "jonas": 5}
+    last = table.contest.rules.last
+    assert (last.case, last.winner, last.lost, last.gained) == ("win", "erik", {"jonas": 10}, 0)
+    assert table.contest.rules.actor == "jonas"  # Jonas acts next in the round
+
+
+@pytest.mark.parametrize(
+    ("cap", "erik_ap", "level", "consequence", "benefit"),
+    [(False, -25, "Major", "Injured", "Invigorated"), (True, -15, "Minor", "Impaired", "Pumped")],
+)
+def test_erik_fumbles_and_loses_forty_or_thirty_with_the_cap(
+    cap: bool, erik_ap: int, level: str, consequence: str, benefit: str
+) -> None:
+    table = contest(cap_3x=cap)
+    erik_bids(table)
+    table.do(GM, h.Roll(faces=[20, 8]))
+    assert ap(table) == {"erik": erik_ap, "jonas": 15}
+    outcome = table.contest.rules.outcome
+    assert outcome == h.ContestDecided(
+        winner="jonas", defeated=[h.Defeat("erik", erik_ap, level, consequence)], benefit=benefit
+    )
+    assert refused(table, GM, h.Roll(faces=[2, 3])) == "rules/out_of_phase"
+
+
+@pytest.mark.parametrize("cap", [False, True])
+def test_erik_wins_with_a_critical_and_jonas_fails_a_transfer(cap: bool) -> None:
+    table = contest(cap_3x=cap)
+    erik_bids(table, bid=5)
+    table.do(GM, h.Roll(faces=[1, 17]))  # double bid, full loss, transferred
+    assert ap(table) == {"erik": 25, "jonas": 5}
+    assert table.contest.rules.last.case == "transfer"
+
+
+def test_both_critical_is_a_tie_the_gm_settles_by_naming_the_result() -> None:
+    table = contest()
+    erik_bids(table)
+    table.do(GM, h.Roll(faces=[1, 1]))
+    assert table.contest.rules.phase == "tied"
+    assert ap(table) == {"erik": 15, "jonas": 15}
+    assert refused(table, GM, h.Roll(faces=[2, 3])) == "rules/out_of_phase"
+    assert refused(table, ANN, h.SettleTie(winner="erik", loss=5)) == "auth/forbidden"
+    assert refused(table, GM, h.SettleTie(winner="erik", loss=41)) == "rules/bad_tie"  # above 4 × 10
+    assert refused(table, GM, h.SettleTie(winner="nobody", loss=5)) == "rules/bad_tie"
+    assert refused(table, GM, h.SettleTie(winner=None, loss=5)) == "rules/bad_tie"
+    table.do(GM, h.SettleTie(winner="erik", loss=5, transfer=True, reason="Erik's charge carries the ford"))
+    assert ap(table) == {"erik": 20, "jonas": 10}
+    assert table.contest.rules.last.reason == "Erik's charge carries the ford"
+    assert table.contest.rules.actor == "jonas"
+
+
+def test_a_tie_settled_with_no_winner_changes_no_ap() -> None:
+    table = contest()
+    erik_bids(table)
+    table.do(GM, h.Roll(faces=[7, 7]))
+    table.do(GM, h.SettleTie(winner=None, reason="they circle each other"))
+    assert ap(table) == {"erik": 15, "jonas": 15}
+
+
+def test_both_failures_with_masteries_are_both_successes_and_the_lower_roll_wins() -> None:
+    table = contest(erik="5W", jonas="3W")  # TN 5 and 3, one mastery each: they cancel
+    erik_bids(table)
+    table.do(GM, h.Roll(faces=[18, 17]))
+    assert ap(table) == {"erik": 15, "jonas": 23}  # Jonas's 17 beats Erik's 18: Erik loses 10 (20 halved)
+
+
+def test_both_failures_without_masteries_cost_both_the_bid() -> None:
+    table = contest()
+    erik_bids(table)
+    table.do(GM, h.Roll(faces=[17, 18]))
+    assert ap(table) == {"erik": 5, "jonas": 5}
+
+
+def test_both_fall_together_and_each_takes_its_own_outcome() -> None:
+    table = contest(erik="5", jonas="5")
+    erik_bids(table, bid=3)
+    table.do(GM, h.Roll(faces=[20, 20]))  # both Fumble: both lose double the bid
+    outcome = table.contest.rules.outcome
+    assert outcome == h.ContestDecided(
+        winner=None,
+        defeated=[h.Defeat("erik", -1, "Marginal", "Hurt"), h.Defeat("jonas", -1, "Marginal", "Hurt")],
+        benefit=None,
+    )
+
+
+def test_the_edge_is_added_to_the_bid_when_jonas_pays() -> None:
+    table = contest(edge=2)
+    erik_bids(table, bid=4)
+    table.do(GM, h.Roll(faces=[3, 17]))  # Success against Failure: (4 + 2) × 2
+    assert ap(table) == {"erik": 15, "jonas": 3}
+
+
+def test_a_hero_point_bumps_erik_up_after_the_dice() -> None:
+    table = contest(hero_points=1)
+    erik_bids(table)
+    table.do(GM, h.Roll(faces=[17, 12]))  # Failure against Success: Erik would lose 20
+    assert table.contest.rules.phase == "rolled"
+    assert refused(table, GM, h.SpendHeroPoint(contestant="erik")) == "auth/not_your_seat"
+    table.do(ANN, h.SpendHeroPoint(contestant="erik"))  # now Success (17) against Success (12): Jonas wins
+    assert ap(table) == {"erik": 5, "jonas": 15}
+    assert table.contest.rules.fighters["erik"].hero_points == 0
+
+
+def test_a_gm_adjustment_that_lifts_the_loser_resumes_the_contest() -> None:
+    table = contest()
+    erik_bids(table)
+    table.do(GM, h.Roll(faces=[20, 8]))
+    assert table.contest.rules.phase == "decided"
+    table.do(GM, h.Adjust(contestant="erik", delta=30, reason="the river god intervenes"))
+    assert table.contest.rules.phase == "declaring" and table.contest.rules.round == 2
+    assert table.contest.rules.outcome is None
+
+
+def test_bids_are_checked_when_declared() -> None:
+    table = contest()
+    bad = Declare(participant="erik", payload=h.Intent(bid=16))  # above 15, the larger of AP and starting AP
+    assert refused(table, ANN, bad) == "rules/bid_too_high"
+    assert refused(table, ANN, Declare(participant="erik", payload=h.Intent(bid=0))) == "rules/bid_too_low"
+    assert refused(table, GM, Declare(participant="jonas", payload=h.Intent(bid=16))) == "rules/bid_too_high"
+
+
+def test_another_rulesets_command_or_declaration_is_refused() -> None:
+    table = contest()
+    assert refused(table, ANN, Declare(participant="erik", payload=x.Intent(bid=3))) == "contest/foreign_ruleset"
+    erik_bids(table)
+    assert refused(table, GM, x.Roll(faces=[2, 3])) == "contest/foreign_ruleset"
+
+
+@pytest.mark.parametrize(
+    ("erik", "code"),
+    [("25", "rules/bad_rating"), ("0", "contest/bad_setup"), ("W", "rules/bad_rating")],
+)
+def test_a_bad_setup_is_refused(erik: str, code: str) -> None:
+    with pytest.raises(Refused) as exc:
+        contest(erik=erik)
+    assert exc.value.code == code
+
+
+def test_starting_ap_is_the_value_with_modifiers_augments_and_followers() -> None:
+    table = contest(erik="5W", modifier=-3, augment=2, followers_ap=4)
+    erik = table.contest.rules.fighters["erik"]
+    assert (erik.rating, erik.starting_ap, erik.ap) == ("4W", 28, 28)
