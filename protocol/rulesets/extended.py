@@ -63,7 +63,7 @@ class Intent(_Msg, frozen=True, tag="extended.intent"):
     rating: str | None = None  # its rating; required with ability
     resistance: str | None = None  # unrelated action resolved as a simple contest against this rating
     daring: Daring = "bold"  # for the order of a group round; the GM may rank it otherwise
-    targets: list[str] = []  # the opponents singled out, in order; none in a duel: the opponent
+    targets: list[str] | None = None  # the opponents singled out, in order; none in a duel: the opponent
 
 
 # --- commands -----------------------------------------------------------------------------------------

@@ -137,12 +137,13 @@ def check_declaration(state: ExtendedState, participant: str, payload: x.Intent,
     elif payload.resistance is not None:
         raise Refused(codes.BAD_INTENT, "resistance: only an unrelated action is resolved against a resistance")
     opponents = state.opponents(participant)
-    for i, target in enumerate(payload.targets):
+    targets = payload.targets or []
+    for i, target in enumerate(targets):
         if target not in opponents or not state.fighters[target].in_contest:
             raise Refused(codes.BAD_TARGET, f"targets[{i}]: {target!r} is not an opponent still in the contest")
-    if len(set(payload.targets)) != len(payload.targets):
+    if len(set(targets)) != len(targets):
         raise Refused(codes.BAD_TARGET, "targets: name each opponent once")
-    if state.group and payload.kind != "unrelated" and not payload.targets:
+    if state.group and payload.kind != "unrelated" and not targets:
         raise Refused(codes.NO_TARGET, "targets: in a group contest an action singles out at least one opponent")
 
 

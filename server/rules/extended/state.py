@@ -117,7 +117,7 @@ class ExtendedState(msgspec.Struct, frozen=True):
         """Whom the contestant's turn engages, in order (what is left of it once the turn has begun)."""
         if self.current == contestant:
             return list(self.targets_left)
-        declared = self.intent(contestant).targets
+        declared = self.intent(contestant).targets or []
         if declared:
             return list(declared)
         return [] if self.group else [self.opponent(contestant)]
