@@ -103,7 +103,8 @@ def progress(state: ExtendedState, changes: Sequence[x.Event]) -> list[x.Event]:
 
 def round_end(state: ExtendedState) -> list[x.Event]:
     """A new round once everyone still in has acted, unless a parting shot may still follow."""
-    if state.phase == "ready" and state.actor is None and not state.open_shots:
+    waiting = any(state.fighters[victor].in_contest for victor in state.open_shots)
+    if state.phase == "ready" and state.actor is None and not waiting:
         return [next_round(state)]
     return []
 

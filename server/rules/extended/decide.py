@@ -263,6 +263,8 @@ def _parting_shot(state: ExtendedState, command: x.PartingShot, ctx: Context) ->
     if victim is None:
         victors = sorted(state.open_shots)
         raise Refused(codes.NOT_THE_VICTOR, f"contestant: only {victors} may take a parting shot now")
+    if not state.fighters[command.contestant].in_contest:
+        raise Refused(codes.OUT_OF_CONTEST, f"contestant: {command.contestant!r} is out of the contest")
     if command.target is not None and command.target != victim:
         raise Refused(codes.BAD_TARGET, f"target: {command.contestant!r} just defeated {victim!r}")
     _controls(ctx, command.contestant)

@@ -75,13 +75,13 @@ def decided(state: ExtendedState) -> x.ContestDecided:
 def _headline(state: ExtendedState, winning_side: str | None) -> tuple[str | None, str | None, int, str, str, str]:
     """A duel's winner, loser and the loser's outcome; a group's winning side (its sides say the rest)."""
     if state.group or winning_side is None:
-        lowest = min((f.ap for f in state.fighters.values() if not f.in_contest), default=0)
+        lowest = min((f.ap for f in state.fighters.values() if f.ap <= 0), default=0)
         if winning_side is not None:
             return None, None, lowest, f"side {winning_side} wins", "", ""
         return None, None, lowest, "Both defeated" if not state.group else "No side left", "", ""
     winner = next(f for f in state.fighters.values() if f.in_contest)
     loser = state.fighters[state.opponent(winner.id)]
     if loser.withdrawn:
-        return winner.id, loser.id, loser.ap, "Withdrew", "", ""
+        return winner.id, loser.id, 0, "Withdrew", "", ""  # its AP stays its own: it was never beaten
     outcome = outcome_for(loser.ap)
     return winner.id, loser.id, loser.ap, outcome.degree.label, outcome.consequence.value, outcome.benefit.value
