@@ -110,7 +110,10 @@ def evolve(state: ExtendedState, event: x.Event | Revealed) -> ExtendedState:
             fighter = _moved(state.fighters[event.contestant], event.delta)
             return replace(state, fighters={**state.fighters, event.contestant: fighter})
         case x.ContestDecided():
-            resume = state.phase if state.phase != "decided" else state.resume_phase
+            # a rolled exchange the decision cut short is void: resumed, its actor rolls again
+            resume = (
+                "ready" if state.phase == "rolled" else state.phase if state.phase != "decided" else state.resume_phase
+            )
             return replace(state, phase="decided", outcome=event, exchange=None, resume_phase=resume)
         case x.ContestResumed():
             return replace(state, outcome=None, phase=state.resume_phase or "ready", resume_phase=None)

@@ -52,3 +52,16 @@ def test_a_decision_in_mid_round_resumes_where_it_stopped() -> None:
     table.do(GM, x.Roll(faces=[5, 15]))  # Aria takes the orc to 0: decided before its response
     table.do(GM, x.Adjust(contestant="orc", delta=3, reason="the orc was only winded"))
     assert table.rules.phase == "ready" and table.rules.actor == "orc" and table.rules.round == 1
+
+
+def test_an_adjustment_during_a_rolled_exchange_that_decides_then_resumes_lets_the_actor_roll_again() -> None:
+    table = Table(duel(hero_points=1))
+    table.declare(x.Intent(bid=3), x.Intent(bid=2))
+    table.do(GM, x.Roll(faces=[5, 15]))  # Aria may still spend her hero point: the exchange waits
+    assert table.rules.phase == "rolled"
+    table.do(GM, x.Adjust(contestant="orc", delta=-12, reason="the orc faints"))
+    table.do(GM, x.Adjust(contestant="orc", delta=12, reason="it was feigning"))
+    assert table.rules.phase == "ready" and table.rules.actor == "aria"
+    table.do(GM, x.Roll(faces=[5, 15]))
+    table.do(ANN, x.PassHeroPoint(contestant="aria"))
+    assert table.ap("orc") == 9
