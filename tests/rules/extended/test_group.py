@@ -651,3 +651,23 @@ def test_acting_while_out_is_refused() -> None:
         x.Lend(lender="orc", target="wolf", ap=1, faces=[3, 15]),
     ]:
         assert table.refused(GM, command) == "rules/out_of_contest", command
+
+
+def test_a_free_for_all_ends_when_one_contestant_is_left() -> None:
+    request = raid()
+    request.setup.contestants[:] = [
+        x.Contestant(id=c, name=c, ability="Fight", rating="12") for c in ["aria", "orc", "wolf"]
+    ]
+    request.seats[:] = request.seats[:2]  # the GM and Ann
+    table = Table(request)
+    assert table.rules.group and len({f.side for f in table.rules.fighters.values()}) == 3
+    table.do(GM, x.Adjust(contestant="orc", delta=-13, reason="falls in the race"))
+    assert table.rules.phase == "declaring"  # two sides are still in
+    table.do(GM, x.Adjust(contestant="wolf", delta=-20, reason="runs off a cliff"))
+    outcome = table.rules.outcome
+    assert outcome.winning_side == "aria"
+    assert {s.side: (s.result, s.level) for s in outcome.sides} == {
+        "aria": ("none", None),  # Aria never engaged either of them
+        "orc": ("defeat", "Marginal"),
+        "wolf": ("defeat", "Minor"),
+    }
