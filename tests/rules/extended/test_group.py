@@ -663,7 +663,7 @@ def test_a_free_for_all_ends_when_one_contestant_is_left() -> None:
     assert table.rules.group and len({f.side for f in table.rules.fighters.values()}) == 3
     table.do(GM, x.Adjust(contestant="orc", delta=-13, reason="falls in the race"))
     assert table.rules.phase == "declaring"  # two sides are still in
-    table.do(GM, x.Adjust(contestant="wolf", delta=-20, reason="runs off a cliff"))
+    table.do(GM, x.Adjust(contestant="wolf", delta=-25, reason="runs off a cliff"))
     outcome = table.rules.outcome
     assert outcome.winning_side == "aria"
     assert {s.side: (s.result, s.level) for s in outcome.sides} == {
