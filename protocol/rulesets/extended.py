@@ -10,7 +10,7 @@ from protocol.common import Dice
 
 BetterRoll = Literal["low", "high"]
 ActionKind = Literal["normal", "asymmetrical", "unrelated"]
-Phase = Literal["declaring", "ready", "rolled", "decided"]
+Phase = Literal["declaring", "ready", "rolled", "decided", "over"]  # over: the GM concluded the contest
 Daring = Literal["cautious", "bold", "daring", "reckless"]  # how risky a declared action is, least first
 OrderMode = Literal["daring", "bid", "ap"]  # the GM's three ways of ordering a group round (seed 000 §5.3.3)
 
@@ -535,6 +535,7 @@ class ExtendedView(msgspec.Struct, frozen=True, tag_field="type", tag="extended.
     last: ExchangeApplied | None
     outcome: ContestDecided | None
     better_roll: BetterRoll
+    players_type_faces: bool = False  # physical dice: the acting contestant's player may type the faces
     group: bool = False  # three or more contestants
     order_mode: OrderMode | None = None
     acted: list[str] = []  # who has acted this round

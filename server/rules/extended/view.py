@@ -45,6 +45,7 @@ def view(state: ExtendedState, viewer: Viewer) -> x.ExtendedView:
         daring={c: state.daring_of(c) for c in state.intents},
         changes_allowed=list(state.changes_allowed),
         parting_shots=dict(state.open_shots),
+        players_type_faces=state.players_type_faces,
     )
 
 
@@ -58,7 +59,7 @@ def _contestant(fighter: Fighter, viewer: Viewer) -> x.ContestantView:
         ap=fighter.ap if own or fighter.ap_known else None,
         starting_ap=fighter.starting_ap if own else None,
         hero_points=fighter.hero_points if own else None,
-        controlled_by_you=viewer.controls(fighter.id),
+        controlled_by_you=viewer.controls(fighter.id) or (viewer.role == "gm" and not fighter.player),
         out=fighter.ap <= 0,
         side=fighter.side,
         withdrawn=fighter.withdrawn,
