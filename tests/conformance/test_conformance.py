@@ -45,6 +45,7 @@ from protocol.events import (
     Rewind,
     Rewound,
     RulesetCommand,
+    Setup,
     Undo,
     Undone,
 )
@@ -170,7 +171,7 @@ def machine(rules: Ruleset[Any], strategy: Strategy) -> type[RuleBasedStateMachi
             command = data.draw(st.one_of([st.from_type(t) for t in own_commands]), label="hostile command")
             try:
                 command = msgspec.json.decode(encode(command), type=Command)
-            except (msgspec.EncodeError, msgspec.ValidationError, OverflowError):
+            except (msgspec.EncodeError, msgspec.ValidationError, OverflowError, TypeError):
                 assume(False)  # the network could not deliver it
             self.send(command, data.draw(st.permutations(self.d.actors), label="senders"))
 
@@ -270,6 +271,23 @@ def machine(rules: Ruleset[Any], strategy: Strategy) -> type[RuleBasedStateMachi
 
     Conformance.__name__ = f"Conformance_{rules.name}"
     return Conformance
+
+
+def check_types(rules: Ruleset[Any]) -> None:
+    """A ruleset names its own setup, commands and declarations, all of them members of the wire unions, so
+    the engine can refuse everything else."""
+    unions = {"setup": Setup, "command": RulesetCommand, "declaration": Declaration}
+    for kind, union in unions.items():
+        declared = getattr(rules, f"{kind}_type")
+        members = get_args(declared) or (declared,)
+        for member in members:
+            assert isinstance(member, type) and issubclass(member, msgspec.Struct), f"{rules.name}: {kind} {member}"
+            assert member in get_args(union), f"{rules.name}: {member.__name__} is not in the {kind} union"
+
+
+@pytest.mark.parametrize("name", sorted(RULESETS))
+def test_every_registered_ruleset_names_its_own_types(name: str) -> None:
+    check_types(RULESETS[name])
 
 
 @pytest.mark.parametrize("name", sorted(RULESETS))

@@ -4,7 +4,9 @@ tables, a hero point passed, a tie the GM settles, the optional cap, and the out
 from __future__ import annotations
 
 import asyncio
+import subprocess
 from collections.abc import Sequence
+from pathlib import Path
 
 from clients.python.client import AgonClient
 from clients.python.mirror import ContestMirror
@@ -12,7 +14,7 @@ from protocol.common import Seat
 from protocol.events import Conclude, CreateContest, Declare
 from protocol.messages import Follow
 from protocol.rulesets import herowars as h
-from tests.e2e.conftest import ServerFactory
+from tests.e2e.conftest import AGON, ServerFactory
 from tests.net.duel import ap
 
 
@@ -37,7 +39,7 @@ async def everyone_at(clients: Sequence[AgonClient], contest: str, version: int)
     return [await client.wait_version(contest, version) for client in clients]
 
 
-async def test_a_herowars_contest_is_played_to_its_outcome(agon_server: ServerFactory) -> None:
+async def test_a_herowars_contest_is_played_to_its_outcome(agon_server: ServerFactory, tmp_path: Path) -> None:
     server = agon_server()
     gm = await AgonClient.connect(server.ws_url)
     created = await gm.create(ford())
@@ -101,3 +103,16 @@ async def test_a_herowars_contest_is_played_to_its_outcome(agon_server: ServerFa
         assert fresh.mirrors[contest].doc == mirror.doc
         await fresh.close()
     await asyncio.gather(*(client.close() for client in everyone))
+
+    # The exported log verifies (hash chain, commitments, dice, fold), and a replay as a spectator at the
+    # version where only Erik had sealed his bid does not show it.
+    log = tmp_path / "ford.jsonl"
+    exported = subprocess.run([AGON, "export", contest, "--store", server.store, "-o", str(log)], capture_output=True)
+    assert exported.returncode == 0, exported.stderr
+    verified = subprocess.run([AGON, "verify", str(log)], capture_output=True, text=True)
+    assert verified.returncode == 0, verified.stderr
+    replayed = subprocess.run(
+        [AGON, "replay", str(log), "--as", "spectator", "--at", str(sealed.version)], capture_output=True, text=True
+    )
+    assert replayed.returncode == 0, replayed.stderr
+    assert "charge" not in replayed.stdout and "seal.declared [sealed]" in replayed.stdout

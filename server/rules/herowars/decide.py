@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import assert_never
 
 from protocol.errors import FORBIDDEN, Refused
 from protocol.rulesets import herowars as h
@@ -57,6 +58,8 @@ def decide(state: HerowarsState, command: h.Command, ctx: Context) -> Sequence[h
                 raise Refused(codes.BAD_DELTA, f"delta: {command.delta} is beyond ±10000")
             adjusted = h.ApAdjusted(contestant=command.contestant, delta=command.delta, reason=command.reason)
             return [adjusted, *after_ap_change(evolve(state, adjusted))]
+        case _:
+            assert_never(command)
 
 
 def check_declaration(state: HerowarsState, participant: str, payload: h.Intent, ctx: Context) -> None:

@@ -60,14 +60,15 @@ TIE = Resolution("tie", None, 0, 0, 0)
 
 
 def winner_of(actor: Roll, defender: Roll) -> Side | None:
-    """The better level; Success against Success the lower roll; None for a tie (equal rolls at Success,
-    Critical against Critical). Failure and Fumble pairs are special cases, not ties."""
+    """The better level; Success against Success the lower roll (a side that rolled no die, raised to
+    Success by a hero point, has the worse roll); None for a tie (equal rolls at Success, Critical against
+    Critical). Failure and Fumble pairs are special cases, not ties."""
     if actor.level != defender.level:
         return "actor" if actor.level > defender.level else "defender"
     if actor.level is not Level.SUCCESS or actor.face == defender.face:
         return None
-    if actor.face is None or defender.face is None:  # a side with no die never rolls Success
-        raise ValueError("a Success needs a die")
+    if actor.face is None or defender.face is None:  # a hero point raised a side that rolled no die
+        return "defender" if actor.face is None else "actor"  # no die is the worse roll (RULES §1)
     return "actor" if actor.face < defender.face else "defender"
 
 

@@ -203,3 +203,11 @@ def test_starting_ap_is_the_value_with_modifiers_augments_and_followers() -> Non
     table = contest(erik="5W", modifier=-3, augment=2, followers_ap=4)
     erik = table.contest.rules.fighters["erik"]
     assert (erik.rating, erik.starting_ap, erik.ap) == ("4W", 28, 28)
+
+
+def test_a_hero_point_raises_a_side_without_a_die_to_success_but_its_roll_is_the_worse() -> None:
+    table = contest(erik="0", followers_ap=10, hero_points=1)  # Erik rolls no die; his followers give 10 AP
+    erik_bids(table, bid=3)
+    table.do(GM, h.Roll(faces=[None, 12]))
+    table.do(ANN, h.SpendHeroPoint(contestant="erik"))  # Failure to Success, still no die against a 12
+    assert ap(table) == {"erik": 7, "jonas": 15}  # Jonas wins Success against Success: 3 doubled, halved

@@ -30,6 +30,9 @@ def r(level: Level, face: int | None = 10) -> Roll:
         (r(SUCC, 4), r(SUCC, 9), "actor"),  # both Success: the lowest roll wins
         (r(SUCC, 9), r(SUCC, 4), "defender"),
         (r(SUCC, 7), r(SUCC, 7), None),  # the same roll: a tie
+        (r(SUCC, None), r(SUCC, 19), "defender"),  # no die (a hero point raised it) is the worse roll
+        (r(SUCC, 19), r(SUCC, None), "actor"),
+        (r(SUCC, None), r(SUCC, None), None),
         (r(CRIT, 1), r(CRIT, 1), None),  # both Critical: a tie (the first example)
         (r(CRIT, 3), r(CRIT, 1), None),  # Criticals by masteries tie too, whatever the dice
     ],
