@@ -188,11 +188,11 @@ def hidden(state: ExtendedState, viewer: Viewer) -> Iterable[str]:
 
 
 def check_event(before: ExtendedState, event: object, after: ExtendedState) -> None:
-    """Whoever is to act is still in the contest; a decided contest has at most one side left and an
-    outcome; the round's order names each contestant once."""
+    """Whoever is to act is still in the contest; a contest is decided only with at most one side left; the
+    round's order names each contestant once."""
     actor = after.actor
     assert actor is None or after.fighters[actor].in_contest or after.parting_shot, f"{actor} acts while out"
     assert len(set(after.order)) == len(after.order), f"order repeats a contestant: {after.order}"
-    if after.phase == "decided":
-        assert after.outcome is not None
+    if isinstance(event, x.ContestDecided):
+        assert after.phase == "decided" and after.outcome is not None
         assert len({f.side for f in after.fighters.values() if f.in_contest}) <= 1, "decided with two sides in"
