@@ -1,7 +1,8 @@
-// Panels of the `extended` ruleset (QuestWorlds extended contest, two contestants). See docs/web.md for the
-// interface every ruleset module implements.
+// Panels of the `extended` ruleset (QuestWorlds extended contest: duels and group contests). See docs/web.md
+// for the interface every ruleset module implements; the group contest's parts are in extended_group.js.
 import { ActionButton, ActionForm, Check, Field, Select, html } from "../ui.js";
 import { registerRuleset } from "./registry.js";
+import { GroupActions, GroupBoard, GroupIntentFields, opponentsOf } from "./extended_group.js";
 import { useState } from "../vendor/preact-htm.js";
 
 const RATING = /^\s*-?\d+\s*$|^\s*\d+\s*[WwMm]\s*\d*\s*$/;
@@ -21,7 +22,7 @@ function slug(text, taken) {
 }
 
 function contestant(name, player) {
-  return { name, ability: "", rating: "", modifier: "0", augment: "0", followers_ap: "0", hero_points: "0", edge: "0", player };
+  return { name, ability: "", rating: "", modifier: "0", augment: "0", followers_ap: "0", hero_points: "0", edge: "0", player, side: "" };
 }
 
 function newSetup() {
@@ -60,6 +61,8 @@ function SetupForm({ setup, onChange, errors }) {
             error=${errors[`c${i}.rating`]} hint="A target number, W and masteries: 14, 5W, 5W2." testid=${`c${i}-rating`} />
           <${Field} label="Played by (player's name)" name=${`c${i}-player`} value=${c.player} onInput=${(v) => setContestant(i, "player", v)}
             error=${errors[`c${i}.player`]} hint="Empty: run by the GM. One invitation per player." testid=${`c${i}-player`} />
+          <${Field} label="Side" name=${`c${i}-side`} value=${c.side} onInput=${(v) => setContestant(i, "side", v)}
+            hint="Contestants with the same side fight together; empty: a side of its own." testid=${`c${i}-side`} />
         </div>
         <details>
           <summary>Modifiers, followers, hero points, edge</summary>
@@ -77,7 +80,8 @@ function SetupForm({ setup, onChange, errors }) {
           </div>
         </details>
       </fieldset>`,
-    )}`;
+    )}
+    <${ActionButton} label="Add a contestant (a group contest)" run=${async () => onChange({ ...setup, contestants: [...setup.contestants, contestant("", "")] })} testid="add-contestant" />`;
 }
 
 function integer(text, key, errors, { min = null } = {}) {
@@ -114,6 +118,7 @@ function buildContest(setup) {
       followers_ap: integer(c.followers_ap, `c${i}.followers_ap`, errors, { min: 0 }),
       hero_points: integer(c.hero_points, `c${i}.hero_points`, errors, { min: 0 }),
       edge: integer(c.edge, `c${i}.edge`, errors),
+      ...(c.side?.trim() ? { side: c.side.trim() } : {}),
     };
   });
   return {
@@ -237,6 +242,7 @@ function Board({ view }) {
     ${revealed.length > 0 && html`<div class="intents" data-testid="intents"><h3>Revealed intents</h3><ul>
       ${revealed.map(([id, intent]) => html`<li key=${id}><strong>${who[id]}</strong>: ${intentWords(intent)}${rules.proposals[id] ? ` — the GM proposes bid ${rules.proposals[id]}` : ""}</li>`)}
     </ul></div>`}
+    <${GroupBoard} view=${view} />
     <${ExchangeWords} view=${view} />
     ${rules.last && !rules.exchange && html`<p class="last" data-testid="last">Last exchange (${rules.last.exchange}): ${rules.last.result}</p>`}
     <${Outcome} view=${view} />
@@ -247,12 +253,13 @@ function intentWords(intent) {
   const parts = [intent.action ? `“${intent.action}”` : "(no action described)", `bid ${intent.bid ?? 3}`, intent.kind];
   if (intent.ability) parts.push(`using ${intent.ability} ${intent.rating}`);
   if (intent.resistance) parts.push(`against ${intent.resistance}`);
+  if (intent.targets?.length) parts.push(`${intent.daring}, singling out ${intent.targets.join(", ")}`);
   return parts.join(", ");
 }
 
 // --- actions -------------------------------------------------------------------------------------------
 
-function IntentForm({ contestant, role, act, declared, pcOfGm }) {
+function IntentForm({ view, contestant, role, act, declared, pcOfGm }) {
   const previous = declared?.payload ?? null;
   const [action, setAction] = useState(previous?.action ?? "");
   const [bid, setBid] = useState(previous?.bid ?? "");
@@ -261,12 +268,15 @@ function IntentForm({ contestant, role, act, declared, pcOfGm }) {
   const [ability, setAbility] = useState(previous?.ability ?? "");
   const [rating, setRating] = useState(previous?.rating ?? "");
   const [resistance, setResistance] = useState(previous?.resistance ?? "");
+  const [daring, setDaring] = useState(previous?.daring ?? "bold");
+  const [targets, setTargets] = useState(previous?.targets ?? (view.rules.group ? opponentsOf(view, contestant.id).slice(0, 1).map((c) => c.id) : []));
   const limit = pcOfGm ? contestant.ap : Math.max(contestant.ap ?? 0, contestant.starting_ap ?? 0);
   const send = () => {
     const payload = { type: "extended.intent", action: action.trim(), kind };
     if (String(bid).trim() !== "") payload.bid = Number(bid);
     if (switching) Object.assign(payload, { ability: ability.trim(), rating: rating.trim().toUpperCase() });
     if (kind === "unrelated" && resistance.trim()) payload.resistance = resistance.trim().toUpperCase();
+    if (view.rules.group) Object.assign(payload, { daring, targets });
     return act({ type: "seal.declare", participant: contestant.id, payload });
   };
   return html`<${ActionForm} run=${send} label=${declared ? "Replace my sealed intent" : "Seal my intent"} testid=${`intent-${contestant.id}`}>
@@ -275,6 +285,7 @@ function IntentForm({ contestant, role, act, declared, pcOfGm }) {
     <${Field} type="number" label="Bid" name="bid" value=${bid} onInput=${setBid} min="1" max=${limit ?? undefined} inputmode="numeric"
       hint=${`1 to ${limit ?? "?"} AP; empty: 3.`} testid="intent-bid" />
     <${Select} label="Kind" name="kind" value=${kind} onChange=${setKind} options=${KINDS} />
+    ${view.rules.group && html`<${GroupIntentFields} view=${view} contestant=${contestant} daring=${daring} setDaring=${setDaring} targets=${targets} setTargets=${setTargets} />`}
     ${kind === "unrelated" && html`<${Field} label="Resistance (optional)" name="resistance" value=${resistance} onInput=${setResistance} hint="Resolve the action as a simple contest against this rating." />`}
     <${Check} label="Use another ability for this exchange" checked=${switching} onChange=${setSwitching} hint="Your AP does not change." />
     ${switching && html`<div class="grid">
@@ -300,7 +311,10 @@ function FacesForm({ view, act }) {
   const rules = view.rules;
   const who = names(view);
   const actor = rules.next_actor;
-  const defender = rules.contestants.find((c) => c.id !== actor)?.id;
+  const shot = rules.parting_shots?.[actor];
+  const aimed = rules.targets_left?.length ? rules.targets_left : rules.intents[actor]?.targets ?? [];
+  const standing = aimed.find((t) => rules.contestants.some((c) => c.id === t && !c.out && !c.withdrawn));
+  const defender = shot ?? standing ?? rules.contestants.find((c) => c.id !== actor)?.id;
   const [a, setA] = useState("");
   const [d, setD] = useState("");
   const face = (text) => (String(text).trim() === "" ? null : Number(text));
@@ -365,7 +379,7 @@ function Actions({ view, me, act }) {
       const declared = view.seal.declared.find((d) => d.participant === c.id);
       parts.push(html`<div key=${`declare-${c.id}`}>
         <${SealStatus} view=${view} participant=${c.id} />
-        <${IntentForm} contestant=${c} role=${me.role} act=${act} declared=${declared} pcOfGm=${gm} />
+        <${IntentForm} view=${view} contestant=${c} role=${me.role} act=${act} declared=${declared} pcOfGm=${gm} />
       </div>`);
     }
     if (parts.length === 0) parts.push(html`<p>Waiting for the intents to be sealed.</p>`);
@@ -413,6 +427,7 @@ function Actions({ view, me, act }) {
     if (victor) parts.push(html`<${PartingShotForm} key="ps" contestant=${victor} act=${act} />`);
     if (gm) parts.push(html`<p key="conclude">When the story is told, conclude the contest (it reveals the dice seed).</p>`);
   }
+  if (gm || own.length > 0) parts.push(html`<${GroupActions} key="group" view=${view} me=${me} act=${act} />`);
   if (gm) parts.push(html`<${AdjustForm} key="adjust" view=${view} act=${act} />`);
   if (parts.length === 0) parts.push(html`<p>Nothing for you to do right now.</p>`);
   return html`<div class="actions">${parts}</div>`;
@@ -426,8 +441,8 @@ function chartPoint(view) {
 
 registerRuleset({
   name: "extended",
-  label: "Extended contest (QuestWorlds, two contestants)",
-  summary: "Two contestants bid advantage points exchange by exchange until one is at 0 AP or less.",
+  label: "Extended contest (QuestWorlds: a duel or a group contest)",
+  summary: "Contestants bid advantage points exchange by exchange until one side is left; two or more sides.",
   newSetup,
   SetupForm,
   buildContest,
