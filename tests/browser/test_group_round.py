@@ -1,7 +1,8 @@
-"""A short round of a group contest in browsers against a real `agon serve`: Ann's Aria and the GM's Bran
-against the GM's orc. Ann declares with a daring and a target, the GM declares for its two, orders the round
-by daring, types the faces of Aria's exchange, lends Aria AP from Bran, and the round ends. Every page shows
-the sides, the targets and the order."""
+"""A short group contest in browsers against a real `agon serve`: Ann's Aria and the GM's Bran against the
+GM's orc. Ann declares with a daring and a target, the GM declares for its two, orders the round by daring,
+types the faces of Aria's exchange, lends Aria AP from Bran; in round 2, ordered by bid, the orc knocks Aria
+out before her turn and she comes back with a final action. Every page shows the sides, the targets and the
+order."""
 
 from __future__ import annotations
 
@@ -27,7 +28,7 @@ def raid() -> CreateContest:
         setup=x.ExtendedSetup(
             prize="the mill",
             contestants=[
-                x.Contestant(id="aria", name="Aria", ability="Sword", rating="15", side="heroes"),
+                x.Contestant(id="aria", name="Aria", ability="Sword", rating="15", side="heroes", hero_points=1),
                 x.Contestant(id="bran", name="Bran", ability="Spear", rating="12", side="heroes"),
                 x.Contestant(id="orc", name="Orc", ability="Axe", rating="12", side="raiders"),
             ],
@@ -88,12 +89,14 @@ def test_a_group_round_in_browsers(agon_server: ServerFactory, pages: Pages) -> 
     gm.get_by_test_id("face-actor").fill("5")
     gm.get_by_test_id("face-defender").fill("16")
     gm.get_by_role("button", name="Enter the faces").click()
+    ann.get_by_test_id("pass-aria").click()  # a hero point would make it a Critical; Ann keeps hers
     expect(ann.get_by_test_id("ap-orc")).to_have_text("7")
 
     # the orc's turn: its 19 against Aria's 19, equal dice, a tie
     gm.get_by_test_id("face-actor").fill("19")
     gm.get_by_test_id("face-defender").fill("19")
     gm.get_by_role("button", name="Enter the faces").click()
+    ann.get_by_test_id("pass-aria").click()
     expect(gm.get_by_test_id("group-order")).to_contain_text("Bran [next]")
 
     # Bran lends Aria 3 AP instead of acting: his 3 against a resistance of 3 (its 10 fails): Minor Victory
@@ -105,6 +108,27 @@ def test_a_group_round_in_browsers(agon_server: ServerFactory, pages: Pages) -> 
     expect(ann.get_by_test_id("ap-aria")).to_have_text("18")
     expect(ann.get_by_test_id("phase")).to_contain_text("Round 2")
     expect(ann.get_by_test_id("intent-aria")).to_be_visible()
+
+    # Round 2, ordered by bid: the orc's 7 first; its Critical against Aria's Fumble takes her from 18 to -3
+    seal(ann, "aria", "presses on", 1)
+    seal(gm, "bran", "holds the line", 1)
+    seal(gm, "orc", "an all-out blow", 7)
+    gm.get_by_test_id("order-bid").click()
+    expect(ann.get_by_test_id("group-order")).to_contain_text("Order by bid: Orc [next]")
+    gm.get_by_test_id("face-actor").fill("1")
+    gm.get_by_test_id("face-defender").fill("20")
+    gm.get_by_role("button", name="Enter the faces").click()
+    ann.get_by_test_id("pass-aria").click()  # her hero point would soften the blow; she keeps it
+    expect(ann.get_by_test_id("ap-aria")).to_have_text("-3")
+    expect(ann.get_by_test_id("group-order")).to_contain_text("Aria [out]")
+    expect(ann.get_by_test_id("group-order")).to_contain_text("Bran [next]")  # Aria's turn never comes
+    # the GM types the faces of her final action: her 3 against a resistance of 3 (its 10 fails): Minor Victory
+    final = gm.get_by_test_id("final-aria")
+    final.locator("input[name=simple-a]").fill("3")
+    final.locator("input[name=simple-b]").fill("10")
+    final.get_by_role("button", name="Take the final action").click()
+    expect(ann.get_by_test_id("ap-aria")).to_have_text("4")  # back with 1/4 of her 15 starting AP
+    expect(ann.get_by_test_id("side-heroes")).to_contain_text("final action used")
     assert_accessible(ann, "a group contest, player page")
     assert_accessible(gm, "a group contest, GM console")
     screenshot(gm, "group-round")

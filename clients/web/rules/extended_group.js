@@ -196,6 +196,9 @@ export function GroupActions({ view, me, act }) {
   const rules = view.rules;
   const gm = me.role === "gm";
   const own = rules.contestants.filter((c) => c.controlled_by_you);
+  // simple contests need faces with physical dice: the GM types them (for anyone) unless players may
+  const typist = view.dice === "server" || rules.players_type_faces;
+  const rolling = gm && view.dice === "physical" ? rules.contestants : typist ? own : [];
   const parts = [];
   const between = rules.phase === "ready" && !rules.exchange && rules.targets_left.length === 0;
   if (rules.group && gm && rules.phase === "ready" && rules.acted.length === 0 && between) {
@@ -215,12 +218,6 @@ export function GroupActions({ view, me, act }) {
     }
     if (between && rules.next_actor === c.id) {
       parts.push(html`<${ActionButton} key=${`pass-${c.id}`} label=${`${c.name}: pass this turn`} run=${() => act({ type: "extended.pass_turn", contestant: c.id })} testid=${`pass-turn-${c.id}`} />`);
-      parts.push(html`<${DisengageForm} key=${`disengage-${c.id}`} view=${view} me=${me} act=${act} c=${c} />`);
-      if (rules.group) parts.push(html`<${LendForm} key=${`lend-${c.id}`} view=${view} me=${me} act=${act} c=${c} />`);
-    }
-    const canFinal = rules.group && c.out && !c.withdrawn && !c.final_action_used && (c.hero_points ?? 0) > 0;
-    if (canFinal && c.ap > -31 && rules.phase !== "decided" && !rules.exchange) {
-      parts.push(html`<${FinalActionForm} key=${`final-${c.id}`} view=${view} me=${me} act=${act} c=${c} />`);
     }
     if (c.withdrawn && rules.phase !== "decided") {
       parts.push(html`<${ActionButton} key=${`rejoin-${c.id}`} label=${`${c.name}: rejoin the contest`} run=${() => act({ type: "extended.rejoin", contestant: c.id })} testid=${`rejoin-${c.id}`} />`);
@@ -231,6 +228,18 @@ export function GroupActions({ view, me, act }) {
         <${ActionButton} kind="primary" label=${`${c.name}: parting shot at ${victim?.name}`} run=${() => act({ type: "extended.parting_shot", contestant: c.id })} testid=${`shot-${c.id}`} />
         <${ActionButton} label="Let it go" run=${() => act({ type: "extended.decline_parting_shot", contestant: c.id })} testid=${`decline-${c.id}`} />
       </div>`);
+    }
+  }
+  for (const c of rolling) {
+    if (between && rules.next_actor === c.id) {
+      parts.push(html`<${DisengageForm} key=${`disengage-${c.id}`} view=${view} me=${me} act=${act} c=${c} />`);
+      if (rules.group) parts.push(html`<${LendForm} key=${`lend-${c.id}`} view=${view} me=${me} act=${act} c=${c} />`);
+    }
+    // a PC's hero points are shown to its player and the GM only
+    const canFinal = rules.group && c.out && !c.withdrawn && !c.final_action_used && (c.hero_points ?? 0) > 0;
+    if (canFinal && c.ap > -31 && rules.phase !== "decided" && !rules.exchange && c.hero_points !== null) {
+      const pc = !gm || !c.controlled_by_you;
+      if (pc) parts.push(html`<${FinalActionForm} key=${`final-${c.id}`} view=${view} me=${me} act=${act} c=${c} />`);
     }
   }
   const x = rules.exchange;
