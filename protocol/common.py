@@ -9,6 +9,11 @@ import msgspec
 Role = Literal["gm", "player", "spectator", "auditor"]
 DiceMode = Literal["server", "physical"]
 
+SPECTATOR = "~spectator"
+"""The principal of every spectator: no seat id may take it (seat ids never start with ``~``)."""
+AUDITOR = "~auditor"
+"""The principal of every auditor (read-only, sees everything)."""
+
 
 class Actor(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     """Who caused an event: a principal (a seat id such as ``gm`` or ``player:ann``) and its role."""

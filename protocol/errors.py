@@ -16,6 +16,7 @@ EXPIRED_TOKEN = "auth/expired_token"
 FORBIDDEN = "auth/forbidden"
 WRONG_CONTEST = "auth/wrong_contest"
 NOT_YOUR_SEAT = "auth/not_your_seat"
+REVOKED = "auth/revoked"  # the invitation was re-issued: the old link no longer works
 
 # contests
 NO_SUCH_CONTEST = "contest/not_found"
@@ -24,6 +25,8 @@ CONTEST_OVER = "contest/over"
 UNKNOWN_RULESET = "contest/unknown_ruleset"
 BAD_SETUP = "contest/bad_setup"
 FOREIGN = "contest/foreign_ruleset"  # a setup, command or declaration of another ruleset than the contest's
+READ_ONLY = "contest/read_only"  # an imported contest: it can be replayed, never changed
+NO_SUCH_SEAT = "contest/no_such_seat"
 
 # engine mechanics shared by every ruleset
 NO_WINDOW = "seal/no_window"

@@ -65,13 +65,21 @@ class Redone(_Msg, frozen=True, tag="control.redone"):
     restored: list[int]
 
 
+class SeatReissued(_Msg, frozen=True, tag="seat.reissued"):
+    """The GM re-issued the invitation of ``seat`` (a seat id, ``~spectator`` or ``~auditor``): only tokens of
+    this ``generation`` are honoured from now on, by every process."""
+
+    seat: str
+    generation: int
+
+
 class Concluded(_Msg, frozen=True, tag="contest.concluded"):
     """The GM ends the contest; the dice seed is revealed so every roll can be checked."""
 
     seed: str | None
 
 
-Event = ContestCreated | Declared | Revealed | Undone | Rewound | Redone | Concluded | RulesetEvent
+Event = ContestCreated | Declared | Revealed | Undone | Rewound | Redone | Concluded | SeatReissued | RulesetEvent
 
 
 class Envelope(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
@@ -119,7 +127,13 @@ class Conclude(_Msg, frozen=True, tag="contest.conclude"):
     pass
 
 
-EngineCommand = Declare | CloseDeclarations | Undo | Redo | Rewind | Conclude
+class ReissueSeat(_Msg, frozen=True, tag="seat.reissue"):
+    """GM: revoke a seat's (or the spectators' or auditors') invitation; a new one is issued."""
+
+    seat: str
+
+
+EngineCommand = Declare | CloseDeclarations | Undo | Redo | Rewind | Conclude | ReissueSeat
 Command = EngineCommand | RulesetCommand
 
 

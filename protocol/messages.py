@@ -12,14 +12,16 @@ from typing import Annotated, Any, Literal
 
 import msgspec
 
+from protocol.common import Seat
 from protocol.events import Command, CreateContest
 from protocol.patch import Op
 
 Json = Any
 """A plain JSON value (a view is a JSON object)."""
 
-TokenRole = Literal["gm", "player", "spectator", "owner"]
-"""What a token lets its holder do: play a seat (gm, player), watch (spectator), or list its contests (owner)."""
+TokenRole = Literal["gm", "player", "spectator", "auditor", "owner"]
+"""What a token lets its holder do: play a seat (gm, player), watch (spectator), read everything without
+acting (auditor), or list its contests (owner)."""
 
 ContestId = Annotated[str, msgspec.Meta(min_length=1, max_length=64)]
 CommandId = Annotated[str, msgspec.Meta(min_length=1, max_length=128)]
@@ -35,10 +37,12 @@ class _Msg(msgspec.Struct, frozen=True, forbid_unknown_fields=True, tag_field="t
 
 
 class Follow(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
-    """Follow a contest with a token for it; ``after``: the last version seen, to resume from."""
+    """Follow a contest with a token for it; ``after``: the last version seen, to resume from.
 
-    contest: ContestId
-    token: Token
+    ``contest`` may be left out: the token names its contest (an invitation link carries only the token)."""
+
+    contest: ContestId | None = None
+    token: Token = ""
     after: Version | None = None
 
 
@@ -53,10 +57,10 @@ class Hello(_Msg, frozen=True, tag="hello"):
 
 
 class FollowContest(_Msg, frozen=True, tag="follow"):
-    """Follow one more contest on this connection."""
+    """Follow one more contest on this connection (``contest`` may be left out: the token names it)."""
 
-    contest: ContestId
-    token: Token
+    contest: ContestId | None = None
+    token: Token = ""
     after: Version | None = None
 
 
@@ -94,11 +98,35 @@ class ListContests(_Msg, frozen=True, tag="list_contests"):
     id: CommandId
 
 
+class Invite(_Msg, frozen=True, tag="invite"):
+    """GM: a new invitation for ``seat`` (a player seat, ``~spectator`` or ``~auditor``), answered by ``invited``.
+
+    The older invitations of that seat stop working at once, in every process (``seat.reissued`` is logged)."""
+
+    id: CommandId
+    contest: ContestId
+    seat: Annotated[str, msgspec.Meta(min_length=1, max_length=64)]
+
+
+class GetTimeline(_Msg, frozen=True, tag="get_timeline"):
+    """GM or auditor: the whole log as ``viewer`` saw it, that viewer's view at version ``at`` (default: the
+    head), and the verification of the log; answered by ``timeline``.
+
+    ``viewer``: ``gm``, a player seat id, or ``~spectator``."""
+
+    id: CommandId
+    contest: ContestId
+    at: Version | None = None
+    viewer: Annotated[str, msgspec.Meta(max_length=64)] = "gm"
+
+
 class Ping(_Msg, frozen=True, tag="ping"):
     nonce: int = 0
 
 
-ClientMessage = Hello | FollowContest | Unfollow | Resync | Execute | Create | ListContests | Ping
+ClientMessage = (
+    Hello | FollowContest | Unfollow | Resync | Execute | Create | ListContests | Invite | GetTimeline | Ping
+)
 
 
 # --- server → client ----------------------------------------------------------------------------------
@@ -117,6 +145,7 @@ class Welcome(_Msg, frozen=True, tag="welcome"):
     version: int
     view_hash: str
     view: dict[str, Json] | None = None
+    seats: list[Seat] | None = None  # every seat of the contest, for a GM or an auditor only
 
 
 class Patch(_Msg, frozen=True, tag="patch"):
@@ -193,4 +222,54 @@ class Pong(_Msg, frozen=True, tag="pong"):
     nonce: int = 0
 
 
-ServerMessage = Welcome | Patch | Notice | Ack | Error | Created | Contests | Pong
+class Invited(_Msg, frozen=True, tag="invited"):
+    """A new invitation (token) for a seat; the older ones are revoked."""
+
+    id: str
+    contest: str
+    seat: str
+    role: TokenRole
+    token: str
+    expires: int  # unix seconds
+
+
+class TimelineEntry(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    """One event of the log as the chosen viewer saw it.
+
+    ``sealed``: a declaration shown only by its commitment; ``undone``: removed by an undo or a rewind (and
+    not redone) as of the chosen version; ``rewind_to``: the GM may rewind the live contest to this version."""
+
+    version: int
+    kind: str
+    actor: str
+    at: str
+    text: str
+    sealed: bool
+    undone: bool
+    checkpoint: bool
+    rewind_to: bool
+
+
+class Verification(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    """``agon verify`` of the stored log: hash chain, commitments, dice against the revealed seed, the fold."""
+
+    ok: bool
+    events: int
+    dice_checked: int
+    dice_unchecked: bool  # server dice whose seed is revealed only when the contest is concluded
+    problem: str | None
+
+
+class Timeline(_Msg, frozen=True, tag="timeline"):
+    id: str
+    contest: str
+    head: int
+    at: int
+    viewer: str
+    read_only: bool
+    entries: list[TimelineEntry]
+    view: dict[str, Json]
+    verification: Verification
+
+
+ServerMessage = Welcome | Patch | Notice | Ack | Error | Created | Contests | Invited | Timeline | Pong

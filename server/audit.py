@@ -53,6 +53,35 @@ def read_log(data: bytes) -> tuple[list[Envelope], Finding | None]:
     return envelopes, None
 
 
+async def import_file(path: str, store_spec: str, url: str) -> int:
+    """Verify an exported log, then store it read-only and print an auditor's link to open it in a browser."""
+    from protocol.common import AUDITOR
+    from server.net.auth import Tokens, server_secret
+    from server.net.settings import Settings
+    from server.service import ContestService
+
+    envelopes, finding = read_log(Path(path).read_bytes())
+    if finding is None:
+        finding = audit(envelopes, ruleset_named).finding
+    if finding is not None or not envelopes:
+        print(f"agon import: not imported: {finding or 'the file holds no events'}", file=sys.stderr)
+        return 1
+    settings = Settings.from_env(store=store_spec)
+    store = open_store(store_spec)
+    try:
+        contest = await ContestService(store).import_log(envelopes)
+    except Refused as refused:
+        print(f"agon import: {refused.code}: {refused.message}", file=sys.stderr)
+        return 1
+    finally:
+        await store.close()
+    tokens = Tokens(server_secret(settings.data_dir, settings.secret))
+    token = tokens.issue(contest, "auditor", AUDITOR, settings.token_ttl)
+    print(f"agon import: stored contest {contest!r} read-only ({len(envelopes)} events, verified)")
+    print(f"open it in the replay viewer: {url.rstrip('/')}/#t={token}")
+    return 0
+
+
 def verify_file(path: str) -> int:
     envelopes, finding = read_log(Path(path).read_bytes())
     if finding is None:

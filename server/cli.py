@@ -1,4 +1,4 @@
-"""`agon` — the command line: serve, export, verify, replay, schema."""
+"""`agon` — the command line: serve, export, import, verify, replay, schema."""
 
 from __future__ import annotations
 
@@ -27,6 +27,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     verify_parser = commands.add_parser("verify", help="check an exported log: hash chain, commitments, dice, fold")
     verify_parser.add_argument("file")
 
+    import_parser = commands.add_parser("import", help="verify an exported log, then store it read-only")
+    import_parser.add_argument("file")
+    import_parser.add_argument("--store", default=DEFAULT_STORE)
+    import_parser.add_argument(
+        "--url", default="http://127.0.0.1:8765/", help="the server's address, for the printed auditor link"
+    )
+
     replay_parser = commands.add_parser("replay", help="a readable timeline and the state as a viewer saw it")
     replay_parser.add_argument("source", help="an exported file, or a contest id in the store")
     replay_parser.add_argument("--store", default=DEFAULT_STORE)
@@ -49,6 +56,10 @@ def main(argv: Sequence[str] | None = None) -> int:
             from server.audit import verify_file
 
             return verify_file(args.file)
+        case "import":
+            from server.audit import import_file
+
+            return asyncio.run(import_file(args.file, args.store, args.url))
         case "replay":
             from server.audit import replay
 

@@ -69,6 +69,7 @@ class ContestService:
     _cache: dict[str, tuple[Ruleset[Any], Contest[Any]]] = field(default_factory=dict)
     _seeds: dict[str, bytes | None] = field(default_factory=dict)
     _locks: dict[str, asyncio.Lock] = field(default_factory=dict)
+    _read_only: dict[str, bool] = field(default_factory=dict)
     _background: set[asyncio.Task[None]] = field(default_factory=set)
 
     # --- commands -----------------------------------------------------------------------------------
@@ -93,11 +94,14 @@ class ContestService:
         except ConflictError:
             raise Refused(errors.CONTEST_EXISTS, f"contest: {contest_id!r} already exists") from None
         self._seeds[contest_id] = seed
+        self._read_only[contest_id] = False
         self._cache[contest_id] = (rules, fold(rules, envelopes))
         return Result(contest_id, envelopes[-1].version, envelopes)
 
     async def execute(self, contest_id: str, actor: Actor, command_id: str, command: Command) -> Result:
         """Decide and durably append; raises Refused with a stable code, changing nothing."""
+        if await self.read_only(contest_id):
+            raise Refused(errors.READ_ONLY, "contest: an imported contest can be replayed, never changed")
         async with self._lock(contest_id):
             for _ in range(self.max_attempts):
                 rules, contest = await self.load(contest_id)
@@ -143,6 +147,25 @@ class ContestService:
             cached = (cached[0], fold(cached[0], tail, cached[1]))
         self._cache[contest_id] = cached
         return cached
+
+    async def read_only(self, contest_id: str) -> bool:
+        """Whether the contest was imported (``agon import``): it is kept as it was, and refuses every command."""
+        if contest_id not in self._read_only:
+            self._read_only[contest_id] = await self.store.load_secret(contest_id, IMPORTED) is not None
+        return self._read_only[contest_id]
+
+    async def import_log(self, envelopes: Sequence[Envelope]) -> str:
+        """Store a verified exported log as it is, read-only; the contest's id. Refused when it exists."""
+        contest_id = envelopes[0].contest
+        if await self.store.head(contest_id) > 0:
+            raise Refused(errors.CONTEST_EXISTS, f"contest: {contest_id!r} already exists in this store")
+        await self.store.save_secret(contest_id, IMPORTED, b"1")
+        try:
+            await self.store.append(contest_id, _records(envelopes), expected_version=0)
+        except ConflictError:
+            raise Refused(errors.CONTEST_EXISTS, f"contest: {contest_id!r} already exists in this store") from None
+        self._read_only[contest_id] = True
+        return contest_id
 
     async def view(self, contest_id: str, actor: Actor) -> ContestView:
         rules, contest = await self.load(contest_id)
@@ -212,6 +235,10 @@ class ContestService:
             log.warning("ignoring an unreadable snapshot of %s", contest_id)
             return None
         return rules, contest
+
+
+IMPORTED = "imported"
+"""The store secret marking an imported (read-only) contest."""
 
 
 def _records(envelopes: Sequence[Envelope]) -> list[Record]:

@@ -37,7 +37,10 @@ from protocol.messages import (
     Execute,
     Follow,
     FollowContest,
+    GetTimeline,
     Hello,
+    Invite,
+    Invited,
     ListContests,
     Notice,
     Patch,
@@ -45,6 +48,7 @@ from protocol.messages import (
     Pong,
     Resync,
     ServerMessage,
+    Timeline,
     Unfollow,
     Welcome,
 )
@@ -120,7 +124,9 @@ class AgonClient:
 
     async def hello(self, follow: Sequence[Follow] = (), *, timeout: float = DEFAULT_TIMEOUT) -> None:
         """The first frame: follow contests (raises Refusal for the first one refused, after all are answered)."""
-        waits = [self._expect_welcome(f.contest, f.token) for f in follow]
+        if any(f.contest is None for f in follow):
+            raise ValueError("follow: this client names the contest of every follow")
+        waits = [self._expect_welcome(f.contest, f.token) for f in follow if f.contest is not None]
         await self._send(Hello(follow=list(follow), owner=self.owner, client="agon-python"))
         await self._gather(waits, timeout)
 
@@ -199,6 +205,20 @@ class AgonClient:
         id = uuid.uuid4().hex
         answer: Contests = await self._request(id, ListContests(id=id), timeout)
         return answer.contests
+
+    async def invite(self, contest: str, seat: str, *, timeout: float = DEFAULT_TIMEOUT) -> Invited:
+        """GM: a new invitation for a player seat, ``~spectator`` or ``~auditor`` (the older ones are revoked)."""
+        id = uuid.uuid4().hex
+        invited: Invited = await self._request(id, Invite(id=id, contest=contest, seat=seat), timeout)
+        return invited
+
+    async def timeline(
+        self, contest: str, *, at: int | None = None, viewer: str = "gm", timeout: float = DEFAULT_TIMEOUT
+    ) -> Timeline:
+        """GM or auditor: the log as ``viewer`` saw it, its view at ``at``, and the verification of the log."""
+        id = uuid.uuid4().hex
+        answer: Timeline = await self._request(id, GetTimeline(id=id, contest=contest, at=at, viewer=viewer), timeout)
+        return answer
 
     async def ping(self, *, timeout: float = DEFAULT_TIMEOUT) -> None:
         nonce = next(self._nonces)
@@ -326,7 +346,7 @@ class AgonClient:
                 mirror = self.mirrors.get(message.contest)
                 if mirror is not None:
                     mirror.notices.append(message)
-            case Ack() | Created() | Contests():
+            case Ack() | Created() | Contests() | Invited() | Timeline():
                 self._resolve(self._pending.pop(message.id, None), message)
             case Error():
                 self._error(message)

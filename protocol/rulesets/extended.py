@@ -10,7 +10,7 @@ from protocol.common import Dice
 
 BetterRoll = Literal["low", "high"]
 ActionKind = Literal["normal", "asymmetrical", "unrelated"]
-Phase = Literal["declaring", "ready", "rolled", "decided"]
+Phase = Literal["declaring", "ready", "rolled", "decided", "over"]  # over: the GM concluded the contest
 
 
 class _Msg(msgspec.Struct, frozen=True, forbid_unknown_fields=True, tag_field="type"):
@@ -257,3 +257,4 @@ class ExtendedView(msgspec.Struct, frozen=True, tag_field="type", tag="extended.
     last: ExchangeApplied | None
     outcome: ContestDecided | None
     better_roll: BetterRoll
+    players_type_faces: bool = False  # physical dice: the acting contestant's player may type the faces

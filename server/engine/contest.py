@@ -20,6 +20,7 @@ from protocol.events import (
     Revealed,
     Rewound,
     RulesetEvent,
+    SeatReissued,
     Undone,
 )
 from server.engine.chain import GENESIS
@@ -48,6 +49,10 @@ class Contest(msgspec.Struct, Generic[S], frozen=True):
     redo: tuple[tuple[Step, ...], ...]  # what undo and rewind removed, newest last
     commands: dict[str, int]  # "<principal>\x1f<command id>" -> the version its batch ended at
     concluded: Concluded | None = None
+    generations: dict[str, int] = {}  # seat -> the invitation generation honoured (absent: 0)
+
+    def generation(self, seat: str) -> int:
+        return self.generations.get(seat, 0)
 
     def command_version(self, principal: str, command_id: str) -> int | None:
         return self.commands.get(command_key(principal, command_id))
@@ -131,7 +136,9 @@ def apply(ruleset: Ruleset[S], contest: Contest[S], envelope: Envelope) -> Conte
                 redo=contest.redo[:-1],
             )
         case Concluded():
-            return msgspec.structs.replace(contest, concluded=event)
+            return msgspec.structs.replace(contest, concluded=event, rules=ruleset.concluded(contest.rules))
+        case SeatReissued():
+            return msgspec.structs.replace(contest, generations={**contest.generations, event.seat: event.generation})
         case ContestCreated():
             raise CorruptLog(f"event {envelope.version}: a second contest.created")
         case _:

@@ -14,7 +14,7 @@ from typing import Any, TypeVar
 import msgspec
 
 from protocol import errors
-from protocol.common import Actor
+from protocol.common import AUDITOR, SPECTATOR, Actor
 from protocol.errors import Refused
 from protocol.events import (
     CloseDeclarations,
@@ -29,10 +29,12 @@ from protocol.events import (
     Event,
     Redo,
     Redone,
+    ReissueSeat,
     Revealed,
     RevealEntry,
     Rewind,
     Rewound,
+    SeatReissued,
     Undo,
     Undone,
 )
@@ -168,6 +170,15 @@ def decide(ruleset: Ruleset[S], contest: Contest[S], command: Command, ctx: Cont
         case Conclude():
             _gm_only(ctx, "conclude the contest")
             return [Pending(Concluded(seed=ctx.dice.revealed_seed()))]
+        case ReissueSeat():
+            _gm_only(ctx, "re-issue an invitation")
+            players = {s.id for s in contest.created.seats if s.role == "player"}
+            if command.seat not in players | {SPECTATOR, AUDITOR}:
+                raise Refused(
+                    errors.NO_SUCH_SEAT,
+                    f"seat: {command.seat!r} is not a player seat of this contest, {SPECTATOR} or {AUDITOR}",
+                )
+            return [Pending(SeatReissued(seat=command.seat, generation=contest.generation(command.seat) + 1))]
         case _:
             if not isinstance(command, ruleset.command_type):
                 raise Refused(errors.FOREIGN, f"type: {_tag(type(command))} is not a command of {ruleset.name}")

@@ -91,3 +91,5 @@ class Ruleset(Generic[S]):
     # the ruleset's own commands and sealed declarations (unions of its types): the engine refuses others
     command_type: Any = object
     declaration_type: Any = object
+    # the state once the GM has concluded the contest (e.g. a phase that says it is over)
+    concluded: Callable[[S], S] = lambda s: s

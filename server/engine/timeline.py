@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from protocol.common import AUDITOR, SPECTATOR
 from protocol.events import (
     Concluded,
     ContestCreated,
@@ -16,9 +17,13 @@ from protocol.events import (
     Redone,
     Revealed,
     Rewound,
+    SeatReissued,
     Undone,
 )
 from server.engine.ruleset import Ruleset
+
+ENGINE_EVENTS = (ContestCreated, Declared, Revealed, Undone, Rewound, Redone, Concluded, SeatReissued)
+"""The events the engine describes itself (every other event belongs to the ruleset)."""
 
 
 def describe(ruleset: Ruleset[Any], event: Event, actor: str) -> str:
@@ -45,6 +50,12 @@ def describe(ruleset: Ruleset[Any], event: Event, actor: str) -> str:
             return f"{actor} rewound to version {event.to_version}"
         case Redone():
             return f"{actor} redid {len(event.restored)} event(s)"
+        case SeatReissued():
+            if event.seat == AUDITOR:
+                again = "" if event.generation == 1 else " (the older auditor link no longer works)"
+                return f"{actor} issued an auditor link{again}"
+            whose = "the spectators" if event.seat == SPECTATOR else event.seat
+            return f"{actor} issued a new link for {whose}: the older one no longer works"
         case Concluded():
             seed = "; the dice seed is revealed" if event.seed else ""
             return f"{actor} concluded the contest{seed}"

@@ -130,6 +130,7 @@ async def serve(settings: Settings, store: EventStore, stop: asyncio.Event) -> N
     """Serve until ``stop`` is set, then shut down gracefully."""
     async with AgonServer(settings, store) as server:
         print(f"agon: serving on {server.url}  (WebSocket {server.ws_url}, store {describe(store)})", flush=True)
+        print(f"agon: open {server.url} in a browser and press New contest", flush=True)
         await stop.wait()
         print("agon: shutting down", flush=True)
 

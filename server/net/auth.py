@@ -22,7 +22,7 @@ from pathlib import Path
 
 import msgspec
 
-from protocol import errors
+from protocol import common, errors
 from protocol.codec import canonical
 from protocol.errors import Refused
 from protocol.messages import TokenRole
@@ -31,8 +31,7 @@ log = logging.getLogger(__name__)
 
 PREFIX = "agon1"
 SECRET_FILE = "secret"
-SPECTATOR = "~spectator"
-"""The principal of every spectator token: no seat id may take it (seat ids never start with ``~``)."""
+SPECTATOR = common.SPECTATOR
 
 
 class Claims(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
@@ -42,6 +41,7 @@ class Claims(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     role: TokenRole
     seat: str
     exp: int  # unix seconds
+    gen: int = 0  # the seat's invitation generation: a re-issued invitation revokes the older ones
 
 
 def _b64(data: bytes) -> str:
@@ -69,8 +69,8 @@ class Tokens:
     def _sign(self, signed: str) -> bytes:
         return hmac.new(self._secret, signed.encode("ascii"), hashlib.sha256).digest()
 
-    def issue(self, contest: str, role: TokenRole, seat: str, ttl: int) -> str:
-        claims = Claims(contest=contest, role=role, seat=seat, exp=self.now() + ttl)
+    def issue(self, contest: str, role: TokenRole, seat: str, ttl: int, gen: int = 0) -> str:
+        claims = Claims(contest=contest, role=role, seat=seat, exp=self.now() + ttl, gen=gen)
         signed = f"{PREFIX}.{_b64(canonical(claims))}"
         return f"{signed}.{_b64(self._sign(signed))}"
 

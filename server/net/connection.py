@@ -21,8 +21,9 @@ from websockets.frames import CloseCode
 
 from protocol import errors
 from protocol.codec import decode_untrusted, encode
-from protocol.common import Actor
+from protocol.common import AUDITOR, SPECTATOR, Actor
 from protocol.errors import Refused
+from protocol.events import ReissueSeat
 from protocol.messages import (
     Ack,
     ClientMessage,
@@ -31,15 +32,20 @@ from protocol.messages import (
     Error,
     Execute,
     FollowContest,
+    GetTimeline,
     Hello,
+    Invite,
+    Invited,
     ListContests,
     Ping,
     Pong,
     Resync,
+    TokenRole,
     Unfollow,
 )
 from server.engine.ruleset import Viewer
 from server.engine.views import viewer_for
+from server.net import timeline
 from server.net.auth import Claims
 from server.net.context import ServerContext
 from server.net.fanout import ContestFeed
@@ -213,6 +219,10 @@ class Connection:
                 await self._answer(self._create(message), id=message.id)
             case ListContests():
                 await self._answer(self._list(message), id=message.id)
+            case Invite():
+                await self._answer(self._invite(message), id=message.id, contest=message.contest)
+            case GetTimeline():
+                await self._answer(self._timeline(message), id=message.id, contest=message.contest)
             case Ping():
                 self._send(Pong(nonce=message.nonce))
             case _:
@@ -244,11 +254,14 @@ class Connection:
         for follow in hello.follow:
             await self._answer(self._follow(follow.contest, follow.token, follow.after), contest=follow.contest)
 
-    async def _follow(self, contest: str, token: str, after: int | None) -> None:
-        """Follow a contest with a seat's or a spectator's token (raises Refused)."""
+    async def _follow(self, named: str | None, token: str, after: int | None) -> None:
+        """Follow a contest with a seat's, a spectator's or an auditor's token (raises Refused).
+
+        ``named`` may be None: the token says which contest it is for."""
         claims = self._ctx.tokens.verify(token)
         if claims.role == "owner":
             raise Refused(errors.BAD_TOKEN, "token: an owner token lists contests; follow with a seat's token")
+        contest = claims.contest if named is None else named
         if claims.contest != contest:
             raise Refused(errors.WRONG_CONTEST, f"token: this token is for another contest, not {contest!r}")
         if self._ctx.draining:
@@ -257,13 +270,13 @@ class Connection:
         if contest not in self._following and len(self._following) >= limit:
             raise Refused(errors.RATE_LIMITED, f"a connection follows at most {limit} contests")
         feed = await self._ctx.hub.feed(contest)
-        if claims.role != "spectator" and not any(
+        if claims.role not in ("spectator", "auditor") and not any(
             seat.id == claims.seat and seat.role == claims.role for seat in feed.seats
         ):
             raise Refused(errors.BAD_TOKEN, f"token: contest {contest!r} has no such seat")
         actor = Actor(claims.seat, claims.role)
         viewer = viewer_for(actor, feed.seats)
-        await feed.attach(self, viewer, claims.role, after)
+        await feed.attach(self, viewer, claims.role, after, claims.gen)
         if self._closing:
             feed.detach(self)
             return
@@ -280,13 +293,22 @@ class Connection:
 
     async def _resync(self, message: Resync) -> None:
         following = self._followed(message.contest)
-        await following.feed.attach(self, following.viewer, following.claims.role, None)
+        await following.feed.attach(self, following.viewer, following.claims.role, None, following.claims.gen)
 
-    async def _execute(self, message: Execute) -> None:
-        following = self._followed(message.contest)
+    def _acting(self, contest: str) -> Following:
+        """The contest followed with a token that may act now (raises Refused)."""
+        following = self._followed(contest)
         self._ctx.tokens.check_unexpired(following.claims)
         if following.claims.role == "spectator":
             raise Refused(errors.FORBIDDEN, "a spectator may watch but not act")
+        if following.claims.role == "auditor":
+            raise Refused(errors.FORBIDDEN, "an auditor may read everything but not act")
+        if following.feed.generation(following.claims.seat) != following.claims.gen:
+            raise Refused(errors.REVOKED, "token: this invitation was re-issued by the GM; ask for the new link")
+        return following
+
+    async def _execute(self, message: Execute) -> None:
+        following = self._acting(message.contest)
         if self._ctx.draining:
             raise Refused(errors.SHUTTING_DOWN, "the server is shutting down: reconnect and send the command again")
         metrics = self._ctx.metrics
@@ -305,6 +327,36 @@ class Connection:
             # The ack follows the command's own patch when the feed delivers it in time.
             await following.feed.reached(result.version, self._ctx.settings.ack_wait)
             self._send(Ack(id=message.id, contest=message.contest, version=result.version, repeated=result.repeated))
+
+    async def _invite(self, message: Invite) -> None:
+        following = self._acting(message.contest)
+        if following.claims.role != "gm":
+            raise Refused(errors.FORBIDDEN, "only a GM may re-issue an invitation")
+        with self._ctx.appending():
+            result = await self._ctx.service.execute(
+                message.contest, following.actor, message.id, ReissueSeat(seat=message.seat)
+            )
+            _, contest = await self._ctx.service.load(message.contest)
+            role: TokenRole = "player"
+            if message.seat == SPECTATOR:
+                role = "spectator"
+            elif message.seat == AUDITOR:
+                role = "auditor"
+            ttl = self._ctx.settings.token_ttl
+            token = self._ctx.tokens.issue(message.contest, role, message.seat, ttl, contest.generation(message.seat))
+            await following.feed.reached(result.version, self._ctx.settings.ack_wait)
+        expires = self._ctx.tokens.now() + ttl
+        self._send(
+            Invited(id=message.id, contest=message.contest, seat=message.seat, role=role, token=token, expires=expires)
+        )
+
+    async def _timeline(self, message: GetTimeline) -> None:
+        following = self._followed(message.contest)
+        if following.claims.role not in ("gm", "auditor"):
+            raise Refused(errors.FORBIDDEN, "only a GM or an auditor may read the whole timeline")
+        if following.feed.generation(following.claims.seat) != following.claims.gen:
+            raise Refused(errors.REVOKED, "token: this invitation was re-issued by the GM")
+        self._send(await timeline.answer(self._ctx.service, message))
 
     async def _create(self, message: Create) -> None:
         if self._ctx.draining:

@@ -20,10 +20,12 @@ from collections import OrderedDict, deque
 from collections.abc import Callable, Sequence
 from typing import Any, Protocol
 
+from protocol import errors
 from protocol.codec import decode, encode, to_builtins
 from protocol.common import Seat
+from protocol.errors import Refused
 from protocol.events import Envelope
-from protocol.messages import Json, Patch, TokenRole, Welcome
+from protocol.messages import Error, Json, Patch, TokenRole, Welcome
 from protocol.patch import diff, view_hash
 from server.engine.contest import Contest, apply, fold
 from server.engine.ruleset import Ruleset, Viewer
@@ -72,6 +74,7 @@ class ContestFeed:
         self._settings = settings
         self._on_idle = on_idle
         self._followers: dict[Follower, Viewer] = {}
+        self._generations: dict[Follower, int] = {}  # the invitation generation each follower came with
         self._docs: dict[ViewerKey, dict[str, Json]] = {}
         self._ring: OrderedDict[int, Contest[Any]] = OrderedDict()
         self._recent: deque[tuple[Envelope, Any]] = deque(maxlen=4 * settings.resume_ring)
@@ -90,7 +93,24 @@ class ContestFeed:
         self._rules, self._state = await self._service.load(self.contest)
         self._folding = self._state
         self._remember(self._state)
+        await self._recall()
         self._task = asyncio.get_running_loop().create_task(self._run(), name=f"feed:{self.contest}")
+
+    async def _recall(self) -> None:
+        """Keep the log's recent events, so a viewer who arrives later gets the story so far as notices."""
+        if self._state.version > (self._recent.maxlen or 0):
+            return
+        records = await self._store.read(self.contest, 0, limit=self._state.version)
+        contest: Contest[Any] | None = None
+        for record in records:
+            envelope = decode(record.data, Envelope)
+            before = (
+                contest.rules
+                if contest is not None
+                else self._rules.initial(self._state.created.setup, self._state.created.seats)
+            )
+            contest = fold(self._rules, [envelope], contest)
+            self._recent.append((envelope, before))
 
     async def stop(self) -> None:
         if self._task is not None:
@@ -113,6 +133,10 @@ class ContestFeed:
     @property
     def followers(self) -> int:
         return len(self._followers)
+
+    def generation(self, seat: str) -> int:
+        """The invitation generation of ``seat`` honoured now (older tokens are revoked)."""
+        return int(self._state.generation(seat))
 
     @property
     def seats(self) -> Sequence[Seat]:
@@ -145,6 +169,7 @@ class ContestFeed:
         started = time.perf_counter()
         batch, self._pending = self._pending, []
         state, previous = self._folding, self._state
+        self._revoke(state)
         groups: dict[ViewerKey, tuple[Viewer, list[Follower]]] = {}
         for follower, viewer in self._followers.items():
             groups.setdefault(viewer_key(viewer), (viewer, []))[1].append(follower)
@@ -176,6 +201,22 @@ class ContestFeed:
         self._recent.extend(batch)
         self._wake(state.version)
         self._metrics.fanout_seconds.observe(time.perf_counter() - started)
+
+    def _revoke(self, state: Contest[Any]) -> None:
+        """Followers whose invitation was re-issued get one last error and nothing more."""
+        revoked = [f for f, v in self._followers.items() if self._generations[f] != state.generation(v.principal)]
+        if not revoked:
+            return
+        frame = encode(
+            Error(
+                code=errors.REVOKED,
+                message="this invitation was re-issued by the GM: ask the GM for the new link",
+                contest=self.contest,
+            )
+        )
+        for follower in revoked:
+            follower.send(frame)
+            self.detach(follower)
 
     def _notices(self, batch: list[tuple[Envelope, Any]], viewer: Viewer) -> list[bytes]:
         frames = [notice_frame(self._rules, before, envelope, viewer, self.contest) for envelope, before in batch]
@@ -209,15 +250,20 @@ class ContestFeed:
 
     # --- followers ----------------------------------------------------------------------------------
 
-    async def attach(self, follower: Follower, viewer: Viewer, role: TokenRole, after: int | None) -> None:
+    async def attach(
+        self, follower: Follower, viewer: Viewer, role: TokenRole, after: int | None, generation: int = 0
+    ) -> None:
         """Queue the follower's welcome — a fresh view, or a resume from ``after`` with the patch it missed
-        and the notices still in memory — and register it for live patches."""
+        and the notices still in memory — and register it for live patches. Refused ``auth/revoked`` when
+        the invitation's ``generation`` is no longer the seat's."""
         self._attaching += 1
         try:
             base = await self._base(after) if after else None
         finally:
             self._attaching -= 1
         # From here on nothing awaits: the welcome describes the head the follower is registered at.
+        if self._state.generation(viewer.principal) != generation:
+            raise Refused(errors.REVOKED, "token: this invitation was re-issued by the GM; ask for the new link")
         key = viewer_key(viewer)
         head = self._docs.get(key)
         if head is None:
@@ -233,8 +279,12 @@ class ContestFeed:
                 version=self._state.version,
                 view_hash=view_hash(head),
                 view=head,
+                seats=list(seats) if viewer.omniscient else None,
             )
             follower.send(encode(welcome))
+            told = [(e, before) for e, before in self._recent if e.version <= self._state.version]
+            for frame in self._notices(told, viewer):
+                follower.send(frame)
         else:
             old = view_doc(self._rules, base, viewer)
             welcome = Welcome(
@@ -244,6 +294,7 @@ class ContestFeed:
                 contestants=contestants,
                 version=base.version,
                 view_hash=view_hash(old),
+                seats=list(seats) if viewer.omniscient else None,
             )
             follower.send(encode(welcome))
             if base.version < self._state.version:
@@ -259,8 +310,10 @@ class ContestFeed:
                 for frame in self._notices(missed, viewer):
                     follower.send(frame)
         self._followers[follower] = viewer
+        self._generations[follower] = generation
 
     def detach(self, follower: Follower) -> None:
+        self._generations.pop(follower, None)
         if self._followers.pop(follower, None) is not None and not self._followers:
             self._on_idle(self)
 

@@ -1,6 +1,6 @@
 """The plain HTTP side of the server, answered during the opening handshake (websockets' ``process_request``).
 
-- ``GET /``              what this is and where the WebSocket is
+- ``GET /``              the browser client (``clients/web``, see ``static.py``), and its files
 - ``GET /ws``            the WebSocket (origin checked; 503 while shutting down)
 - ``GET /healthz``       200 with the store's status, 503 when the store is unreachable
 - ``GET /metrics``       Prometheus text
@@ -16,11 +16,11 @@ import json
 import logging
 from collections.abc import Awaitable, Callable
 from http import HTTPStatus
-from importlib import resources
 from typing import Any
 from urllib.parse import urlsplit
 
 from websockets.asyncio.server import ServerConnection
+from websockets.datastructures import Headers
 from websockets.http11 import Request, Response
 
 from protocol.codec import to_builtins
@@ -28,15 +28,13 @@ from protocol.errors import Refused
 from protocol.schema import schema_json
 from server.net.context import ServerContext
 from server.net.metrics import CONTENT_TYPE as METRICS_CONTENT_TYPE
+from server.net.static import SECURITY_HEADERS, load_assets
 
 log = logging.getLogger(__name__)
 
 WS_PATH = "/ws"
 
 RequestHandler = Callable[[ServerConnection, Request], Awaitable[Response | None]]
-
-
-LANDING = resources.files("server.net").joinpath("landing.html").read_text(encoding="utf-8")
 
 
 def origin_allowed(origin: str | None, host: str | None, allowed: tuple[str, ...] | None) -> bool:
@@ -55,12 +53,20 @@ def origin_allowed(origin: str | None, host: str | None, allowed: tuple[str, ...
     return origin_host is not None and origin_host == request_host
 
 
-def _respond(connection: ServerConnection, status: HTTPStatus, body: str, content_type: str) -> Response:
-    response = connection.respond(status, body)
-    del response.headers["Content-Type"]
-    response.headers["Content-Type"] = content_type
-    response.headers["Cache-Control"] = "no-store"
-    return response
+def _respond(
+    connection: ServerConnection,
+    status: HTTPStatus,
+    body: str | bytes,
+    content_type: str,
+    cache: str = "no-store",
+) -> Response:
+    data = body.encode() if isinstance(body, str) else body
+    headers = Headers(SECURITY_HEADERS)
+    headers["Content-Type"] = content_type
+    headers["Content-Length"] = str(len(data))
+    headers["Cache-Control"] = cache
+    headers["Connection"] = "close"
+    return Response(status.value, status.phrase, headers, data)
 
 
 def _json(connection: ServerConnection, status: HTTPStatus, value: Any) -> Response:
@@ -75,6 +81,8 @@ def _bearer(request: Request) -> str | None:
 
 
 def http_handler(ctx: ServerContext) -> RequestHandler:
+    assets = load_assets()
+
     async def handle(connection: ServerConnection, request: Request) -> Response | None:
         path = urlsplit(request.path).path
         if path == WS_PATH:
@@ -89,10 +97,11 @@ def http_handler(ctx: ServerContext) -> RequestHandler:
             return _respond(connection, HTTPStatus.OK, ctx.metrics.render(), METRICS_CONTENT_TYPE)
         if path == "/api/contests":
             return await _contests(connection, ctx, request)
-        if path == "/":
-            return _respond(connection, HTTPStatus.OK, LANDING, "text/html; charset=utf-8")
         if path == "/schema.json":
             return _respond(connection, HTTPStatus.OK, schema_json() + "\n", "application/json")
+        asset = assets.get(path)
+        if asset is not None:
+            return _respond(connection, HTTPStatus.OK, asset.body, asset.content_type, cache="no-cache")
         return _respond(connection, HTTPStatus.NOT_FOUND, "not found\n", "text/plain")
 
     return handle

@@ -9,25 +9,11 @@ from __future__ import annotations
 from typing import Any
 
 from protocol.codec import encode
-from protocol.events import (
-    Concluded,
-    ContestCreated,
-    Declared,
-    Envelope,
-    Event,
-    Redone,
-    Revealed,
-    Rewound,
-    Undone,
-)
+from protocol.events import Envelope, Event
 from protocol.messages import Notice
 from server.engine.ruleset import Ruleset, Viewer
-from server.engine.timeline import describe
+from server.engine.timeline import ENGINE_EVENTS, describe
 from server.engine.views import event_for
-
-
-def _is_engine_event(event: Event) -> bool:
-    return isinstance(event, ContestCreated | Declared | Revealed | Undone | Rewound | Redone | Concluded)
 
 
 def notice_frame(
@@ -36,7 +22,7 @@ def notice_frame(
     """The encoded notice of ``envelope`` for ``viewer``, or None when the ruleset hides the event from it."""
     shown = event_for(envelope, viewer)
     event: Event = shown.event
-    if not _is_engine_event(event):
+    if not isinstance(event, ENGINE_EVENTS):
         redacted = ruleset.redact(rules_before, event, viewer)
         if redacted is None:
             return None

@@ -29,7 +29,7 @@ class Settings:
     ping_timeout: float | None = 20.0
     close_timeout: float = 5.0  # how long a closing handshake may take before the socket is dropped
     hello_timeout: float = 15.0  # a connection that says no hello in time is closed
-    token_ttl: int = 30 * 24 * 3600  # seconds a seat or spectator token is valid
+    token_ttl: int = 365 * 24 * 3600  # seconds a seat or spectator token is valid (unless re-issued earlier)
     owner_ttl: int = 365 * 24 * 3600  # seconds an owner token is valid
     ack_wait: float = 5.0  # how long an ack waits for the command's patch to go out first
     drain_timeout: float = 10.0  # how long shutdown waits for in-flight appends

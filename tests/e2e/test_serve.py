@@ -6,6 +6,8 @@ from __future__ import annotations
 import asyncio
 import json
 import stat
+import urllib.error
+import urllib.request
 from pathlib import Path
 
 import pytest
@@ -31,6 +33,8 @@ async def test_serve_prints_its_url_keeps_a_private_secret_and_answers_http(
     status, body = http_get(f"{server.http_url}/healthz")
     assert status == 200 and json.loads(body)["store"] == "ok"
     status, body = http_get(f"{server.http_url}/")
+    assert status == 200 and '<script type="module" src="/app.js">' in body
+    status, body = http_get(f"{server.http_url}/developers.html")
     assert status == 200 and "/ws" in body and "AgonClient.connect" in body
     status, body = http_get(f"{server.http_url}/schema.json")
     assert status == 200 and '"hello"' in body and '"extended.roll"' in body
@@ -117,3 +121,48 @@ async def test_sigterm_closes_sockets_with_1001_and_clients_resume_on_the_next_p
         assert mirror.desyncs == 0
     for client in (ann, gm, bob):
         await client.close()
+
+
+def test_the_browser_client_is_served_with_strict_headers(agon_server: ServerFactory) -> None:
+    server = agon_server()
+
+    def get(path: str) -> tuple[int, dict[str, str], bytes]:
+        try:
+            with urllib.request.urlopen(f"{server.http_url}{path}", timeout=5) as response:
+                return int(response.status), dict(response.headers), response.read()
+        except urllib.error.HTTPError as error:
+            return int(error.code), dict(error.headers), error.read()
+
+    for path, mime in [
+        ("/", "text/html"),
+        ("/app.js", "text/javascript"),
+        ("/rules/extended.js", "text/javascript"),
+        ("/vendor/core.mjs", "text/javascript"),
+        ("/style.css", "text/css"),
+        ("/favicon.svg", "image/svg+xml"),
+        ("/healthz", "application/json"),
+    ]:
+        status, headers, _ = get(path)
+        assert status == 200, path
+        assert headers["Content-Type"].startswith(mime), (path, headers["Content-Type"])
+        csp = headers["Content-Security-Policy"]
+        for directive in ("default-src 'none'", "script-src 'self'", "style-src 'self'", "connect-src 'self'"):
+            assert directive in csp, (path, csp)
+        for directive in ("frame-ancestors 'none'", "base-uri 'none'", "object-src 'none'"):
+            assert directive in csp, (path, csp)
+        assert "unsafe" not in csp
+        assert headers["X-Content-Type-Options"] == "nosniff"
+        assert headers["Referrer-Policy"] == "no-referrer"
+    # only the client's own files are served: no path reaches anything else
+    for path in (
+        "/../pyproject.toml",
+        "/vendor/refresh",
+        "/vendor/README.md",
+        "/%2e%2e/server/cli.py",
+        "/server/cli.py",
+    ):
+        assert get(path)[0] == 404, path
+    # the page loads nothing from elsewhere and runs no inline script
+    _, _, page = get("/")
+    assert b"http://" not in page and b"https://" not in page
+    assert b"<script>" not in page and b"style=" not in page

@@ -15,6 +15,7 @@ from protocol.events import (
     Declare,
     EngineCommand,
     Redo,
+    ReissueSeat,
     Rewind,
     Undo,
 )
@@ -50,6 +51,7 @@ def every_command() -> list[Command]:
         Redo(),
         Rewind(to_version=2),
         Conclude(),
+        ReissueSeat(seat="ann"),
         x.SetOrder(order=["orc", "aria"]),
         x.ProposeBid(contestant="aria", bid=2),
         x.AcceptBid(contestant="aria"),

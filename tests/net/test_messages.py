@@ -67,8 +67,19 @@ SERVER: list[Any] = [
 ]
 
 TAGS = {
-    "client": ["hello", "follow", "unfollow", "resync", "command", "create", "list_contests", "ping"],
-    "server": ["welcome", "patch", "notice", "ack", "error", "created", "contests", "pong"],
+    "client": [
+        "hello",
+        "follow",
+        "unfollow",
+        "resync",
+        "command",
+        "create",
+        "list_contests",
+        "invite",
+        "get_timeline",
+        "ping",
+    ],
+    "server": ["welcome", "patch", "notice", "ack", "error", "created", "contests", "invited", "timeline", "pong"],
 }
 
 
@@ -127,7 +138,7 @@ def test_a_patch_names_its_versions_from_and_to() -> None:
             "protocol/bad_field",
             "$.command.type",
         ),
-        ('{"type": "hello", "follow": [{"contest": "c"}]}', "protocol/bad_field", "token"),
+        ('{"type": "hello", "follow": [{"contest": "c", "token": 5}]}', "protocol/bad_field", "token"),
     ],
 )
 def test_hostile_frames_get_a_stable_code_naming_the_field(frame: str | bytes, code: str, names: str) -> None:

@@ -6,9 +6,48 @@ from collections.abc import Sequence
 
 from protocol.rulesets import extended as x
 from server.rules.extended import codes
-from server.rules.extended.exchange import ExchangeParty, Party, resolve_exchange
-from server.rules.extended.state import ExtendedState
+from server.rules.extended.exchange import ExchangeParty, ExchangeResult, Party, resolve_exchange
+from server.rules.extended.state import ExtendedState, Rolled
+from server.rules.questworlds.levels import Level, bump_up
 from server.rules.questworlds.outcome import outcome_for, simple_contest_result
+
+
+def resolve(state: ExtendedState, exchange: Rolled, actor_level: Level, defender_level: Level) -> ExchangeResult:
+    """The rolled exchange resolved from these (final) results."""
+    return resolve_exchange(
+        ExchangeParty(actor_level, exchange.actor_face, exchange.actor_value, state.fighters[exchange.actor].edge),
+        ExchangeParty(defender_level, exchange.defender_face, exchange.defender_value),
+        exchange.bid,
+        better_roll=state.better_roll,
+        asymmetrical=exchange.kind == "asymmetrical",
+    )
+
+
+def hero_point_matters(state: ExtendedState, exchange: Rolled, contestant: str) -> bool:
+    """Whether bumping ``contestant``'s result one step would change who wins or how much AP moves."""
+    actor_level, defender_level = codes.level(exchange.actor_level), codes.level(exchange.defender_level)
+    now = resolve(state, exchange, actor_level, defender_level)
+    if contestant == exchange.actor:
+        bumped = resolve(state, exchange, bump_up(actor_level), defender_level)
+    else:
+        bumped = resolve(state, exchange, actor_level, bump_up(defender_level))
+    return (now.winner, now.loser_loses, now.winner_gains) != (bumped.winner, bumped.loser_loses, bumped.winner_gains)
+
+
+def may_spend(state: ExtendedState, exchange: Rolled) -> list[str]:
+    """The PCs of the exchange who may still spend a hero point: one left, none used on this exchange yet, and
+    a step up that would change the result."""
+    if exchange.kind == "unrelated":
+        return []
+    return [
+        c
+        for c in (exchange.actor, exchange.defender)
+        if state.fighters[c].player
+        and state.fighters[c].hero_points > 0
+        and c not in exchange.spent
+        and c not in exchange.passed
+        and hero_point_matters(state, exchange, c)
+    ]
 
 
 def apply_exchange(state: ExtendedState) -> list[x.Event]:
@@ -26,13 +65,7 @@ def apply_exchange(state: ExtendedState) -> list[x.Event]:
             result = f"unrelated action: {simple}"
         applied = x.ExchangeApplied(exchange=exchange.number, winner=None, loser=None, lost=0, gained=0, result=result)
         return [applied, *after_ap_change(state, [applied])]
-    resolved = resolve_exchange(
-        ExchangeParty(actor_level, exchange.actor_face, exchange.actor_value, state.fighters[exchange.actor].edge),
-        ExchangeParty(defender_level, exchange.defender_face, exchange.defender_value),
-        exchange.bid,
-        better_roll=state.better_roll,
-        asymmetrical=exchange.kind == "asymmetrical",
-    )
+    resolved = resolve(state, exchange, actor_level, defender_level)
     side = {Party.ACTOR: exchange.actor, Party.DEFENDER: exchange.defender}
     winner = side[resolved.winner] if resolved.winner is not None else None
     loser = side[resolved.loser] if resolved.loser is not None else None

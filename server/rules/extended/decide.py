@@ -132,6 +132,13 @@ def _hero_point(state: ExtendedState, command: x.SpendHeroPoint | x.PassHeroPoin
     if exchange is None:
         raise Refused(codes.OUT_OF_PHASE, "no rolled exchange: hero points are spent after the dice")
     if command.contestant not in exchange.eligible:
+        fighter = state.fighters[command.contestant]
+        fresh = command.contestant not in exchange.spent and command.contestant not in exchange.passed
+        if fighter.player and fighter.hero_points > 0 and fresh and exchange.kind != "unrelated":
+            raise Refused(
+                codes.HERO_POINT_NO_EFFECT,
+                f"contestant: a hero point cannot change this exchange's result for {command.contestant!r}",
+            )
         raise Refused(codes.NO_HERO_POINT, f"contestant: {command.contestant!r} has no hero point to spend now")
     event: x.Event
     if isinstance(command, x.SpendHeroPoint):

@@ -8,6 +8,7 @@ import msgspec
 
 from protocol.events import Revealed
 from protocol.rulesets import extended as x
+from server.rules.extended.apply import may_spend
 from server.rules.extended.state import ExtendedState, Fighter, Rolled
 
 replace = msgspec.structs.replace
@@ -99,9 +100,7 @@ def _switch(state: ExtendedState, intents: dict[str, x.Intent]) -> dict[str, Fig
 
 
 def _rolled(state: ExtendedState, event: x.ExchangeRolled) -> Rolled:
-    sides = (event.actor, event.defender) if event.kind != "unrelated" else ()
-    eligible = [c for c in sides if state.fighters[c].player and state.fighters[c].hero_points > 0]
-    return Rolled(
+    rolled = Rolled(
         number=event.exchange,
         actor=event.actor,
         defender=event.defender,
@@ -114,9 +113,10 @@ def _rolled(state: ExtendedState, event: x.ExchangeRolled) -> Rolled:
         defender_level=event.defender_level,
         actor_value=event.actor_value,
         defender_value=event.defender_value,
-        eligible=eligible,
+        eligible=[],
         resistance=event.resistance,
     )
+    return replace(rolled, eligible=may_spend(state, rolled))
 
 
 def _hero_point(state: ExtendedState, contestant: str, level: str | None) -> ExtendedState:
@@ -124,9 +124,7 @@ def _hero_point(state: ExtendedState, contestant: str, level: str | None) -> Ext
     if exchange is None:
         return state
     fighters = state.fighters
-    changes: dict[str, object] = {
-        "eligible": [c for c in exchange.eligible if c != contestant],
-    }
+    changes: dict[str, object] = {}
     if level is None:
         changes["passed"] = [*exchange.passed, contestant]
     else:
@@ -134,4 +132,6 @@ def _hero_point(state: ExtendedState, contestant: str, level: str | None) -> Ext
         changes["actor_level" if contestant == exchange.actor else "defender_level"] = level
         fighter = fighters[contestant]
         fighters = {**fighters, contestant: replace(fighter, hero_points=fighter.hero_points - 1)}
-    return replace(state, fighters=fighters, exchange=replace(exchange, **changes))
+    after = replace(state, fighters=fighters)
+    exchange = replace(exchange, **changes)
+    return replace(after, exchange=replace(exchange, eligible=may_spend(after, exchange)))

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+import msgspec
+
 from protocol.common import Seat
 from protocol.errors import Refused
 from protocol.events import Revealed
@@ -80,6 +82,10 @@ def outcome(state: ExtendedState) -> x.ContestDecided | None:
     return state.outcome
 
 
+def concluded(state: ExtendedState) -> ExtendedState:
+    return msgspec.structs.replace(state, phase="over", exchange=None)
+
+
 EXTENDED: Ruleset[ExtendedState] = Ruleset(
     name="extended",
     state_type=ExtendedState,
@@ -96,4 +102,5 @@ EXTENDED: Ruleset[ExtendedState] = Ruleset(
     describe=describe,
     command_type=x.Command,
     declaration_type=x.Intent,
+    concluded=concluded,
 )

@@ -37,6 +37,7 @@ def view(state: ExtendedState, viewer: Viewer) -> x.ExtendedView:
         last=state.last,
         outcome=state.outcome,
         better_roll=state.better_roll,
+        players_type_faces=state.players_type_faces,
     )
 
 
@@ -50,6 +51,6 @@ def _contestant(fighter: Fighter, viewer: Viewer) -> x.ContestantView:
         ap=fighter.ap if own or fighter.ap_known else None,
         starting_ap=fighter.starting_ap if own else None,
         hero_points=fighter.hero_points if own else None,
-        controlled_by_you=viewer.controls(fighter.id),
+        controlled_by_you=viewer.controls(fighter.id) or (viewer.role == "gm" and not fighter.player),
         out=fighter.ap <= 0,
     )

@@ -4,10 +4,17 @@ from __future__ import annotations
 
 import pytest
 
+from protocol.common import Actor
 from protocol.events import CloseDeclarations, Declare, Redo, Undo
 from protocol.rulesets import extended as x
+from protocol.views import ContestView
 from server.engine.ruleset import Viewer
-from tests.engine.table import ANN, BOB, GM, SPECTATOR, Table, duel
+from server.engine.views import contest_view, viewer_for
+from tests.engine.table import ANN, BOB, GM, RULES, SPECTATOR, Table, duel
+
+
+def view(table: Table, actor: Actor) -> ContestView:
+    return contest_view(RULES, table.contest, viewer_for(actor, table.contest.created.seats))
 
 
 def rolled(table: Table) -> x.ExchangeRolled:
@@ -38,9 +45,9 @@ def test_a_round_is_declared_sealed_then_each_side_acts_once() -> None:
     assert table.rules.phase == "declaring"  # the orc has not declared yet
     table.do(GM, Declare(participant="orc", payload=x.Intent(action="swing", bid=4)))
     assert table.rules.phase == "ready" and table.rules.actor == "aria"
-    # Aria 15 rolls 1 (Critical), the orc 12 rolls 10 (Success): one step, the loser transfers 1 × bid
+    # Aria 15 rolls 1 (Critical), the orc 12 rolls 10 (Success): one step, the loser transfers 1 × bid.
+    # A Critical cannot be bumped: no hero point is offered and the exchange applies at once.
     table.do(GM, x.Roll(faces=[1, 10]))
-    table.do(ANN, x.PassHeroPoint(contestant="aria"))
     assert (table.ap("aria"), table.ap("orc")) == (20, 7)
     assert table.rules.actor == "orc"
     # the orc's response: 15 (Failure at 12) against Aria's 3 (Success): the orc loses 1 × its bid of 4
@@ -333,3 +340,45 @@ def test_server_dice_refuse_typed_faces() -> None:
     table.do(ANN, x.Roll())
     event = rolled(table)
     assert event.dice is not None and event.dice.source == "server" and len(event.dice.faces) == 2
+
+
+def test_a_hero_point_is_offered_only_when_a_step_up_would_change_the_result() -> None:
+    table = Table(duel(hero_points=1, pvp=True))
+    table.declare(x.Intent(bid=4), x.Intent(bid=2), orc_actor=BOB)
+    # Aria's Critical cannot go higher; the orc's Success raised to Critical would cut what it loses
+    table.do(GM, x.Roll(faces=[1, 10]))
+    assert table.rules.phase == "rolled"
+    assert table.rules.exchange is not None and table.rules.exchange.eligible == ["orc"]
+    assert table.refused(ANN, x.SpendHeroPoint(contestant="aria")) == "rules/hero_point_no_effect"
+    table.do(BOB, x.SpendHeroPoint(contestant="orc"))  # Critical against Critical: Aria's lower die still wins
+    assert table.rules.phase == "ready" and table.rules.actor == "orc"
+    assert table.rules.fighters["aria"].hero_points == 1  # never spent
+
+
+def test_nobody_is_asked_for_a_hero_point_when_none_could_matter() -> None:
+    table = Table(duel(hero_points=1))
+    table.declare(x.Intent(bid=2), x.Intent(bid=2))
+    table.do(GM, x.Roll(faces=[1, 20]))  # Aria's Critical against the orc's Fumble: nothing to gain
+    assert table.rules.phase == "ready" and table.ap("orc") == 12 - 3 * 2
+
+
+def test_the_phase_says_the_contest_is_over_once_concluded() -> None:
+    from protocol.events import Conclude
+
+    table = Table(duel(hero_points=0))
+    table.do(GM, Conclude())
+    assert table.rules.phase == "over"
+    assert view(table, GM).rules.phase == "over"
+
+
+def test_the_gm_sees_its_own_contestants_as_controlled_by_it() -> None:
+    table = Table(duel(hero_points=0))
+    mine = {c.id: c.controlled_by_you for c in view(table, GM).rules.contestants}
+    assert mine == {"aria": False, "orc": True}
+    theirs = {c.id: c.controlled_by_you for c in view(table, ANN).rules.contestants}
+    assert theirs == {"aria": True, "orc": False}
+
+
+def test_players_are_told_when_they_may_type_their_own_faces() -> None:
+    assert view(Table(duel(hero_points=0)), ANN).rules.players_type_faces is False
+    assert view(Table(duel(hero_points=0, players_type_faces=True)), ANN).rules.players_type_faces is True

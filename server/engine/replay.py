@@ -1,0 +1,88 @@
+"""A contest's log as one viewer saw it, and that viewer's view at any version: the replay viewer's data.
+
+Pure: the caller reads the log and runs the audit. Each line is written from the event *as the viewer may
+see it* (``views.event_for`` and the ruleset's ``redact``), exactly like the live notices, so a replay never
+shows a viewer more than it was shown live.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from protocol.codec import to_builtins
+from protocol.common import SPECTATOR, Actor, Seat
+from protocol.events import Concluded, ContestCreated, Envelope, Event, Redone, Rewound, SeatReissued, Undone
+from protocol.messages import Json, TimelineEntry
+from server.engine.contest import Contest, CorruptLog, apply, begin, rewind_targets
+from server.engine.ruleset import Ruleset, Viewer
+from server.engine.timeline import ENGINE_EVENTS, describe
+from server.engine.views import contest_view, event_for, may_see, viewer_for
+
+CONTROL_EVENTS = (ContestCreated, Undone, Rewound, Redone, Concluded, SeatReissued)
+
+
+@dataclass(frozen=True)
+class Replay:
+    head: int
+    at: int
+    entries: list[TimelineEntry]
+    view: dict[str, Json]
+
+
+def replay_viewer(name: str, seats: Sequence[Seat]) -> Viewer:
+    """``gm`` (the first GM seat), a player seat id, or ``~spectator``; ValueError for anything else."""
+    if name == "gm":
+        gm = next(s for s in seats if s.role == "gm")
+        return viewer_for(Actor(gm.id, "gm"), seats)
+    if name == SPECTATOR:
+        return viewer_for(Actor(SPECTATOR, "spectator"), seats)
+    if any(s.id == name and s.role == "player" for s in seats):
+        return viewer_for(Actor(name, "player"), seats)
+    raise ValueError(f"viewer: {name!r} is not gm, a player seat of this contest or {SPECTATOR}")
+
+
+def replay(ruleset: Ruleset[Any], envelopes: Sequence[Envelope], viewer: Viewer, at: int | None) -> Replay:
+    """Every event the viewer was shown, marked as of version ``at`` (default: the head), and its view there."""
+    if not envelopes:
+        raise CorruptLog("no events")
+    head = envelopes[-1].version
+    target = head if at is None else max(1, min(at, head))
+    contest: Contest[Any] | None = None
+    at_target: Contest[Any] | None = None
+    lines: list[tuple[Envelope, str, str, bool]] = []
+    for envelope in envelopes:
+        before = contest.rules if contest is not None else None
+        contest = begin(ruleset, envelope) if contest is None else apply(ruleset, contest, envelope)
+        if envelope.version == target:
+            at_target = contest
+        event: Event | None = event_for(envelope, viewer).event
+        if before is not None and not isinstance(event, ENGINE_EVENTS):
+            event = ruleset.redact(before, event, viewer)
+        if event is None:
+            continue
+        kind = str(type(event).__struct_config__.tag)
+        text = describe(ruleset, event, envelope.actor.principal)
+        lines.append((envelope, kind, text, not may_see(envelope, viewer)))
+    assert contest is not None and at_target is not None
+    effective = {step.version for step in at_target.history}
+    targets = set(rewind_targets(contest)) if contest.concluded is None else set()
+    entries = [
+        TimelineEntry(
+            version=envelope.version,
+            kind=kind,
+            actor=envelope.actor.principal,
+            at=envelope.at,
+            text=text,
+            sealed=sealed,
+            undone=envelope.version <= target
+            and not isinstance(envelope.event, CONTROL_EVENTS)
+            and envelope.version not in effective,
+            checkpoint=envelope.checkpoint,
+            rewind_to=envelope.version in targets,
+        )
+        for envelope, kind, text, sealed in lines
+    ]
+    view: dict[str, Json] = to_builtins(contest_view(ruleset, at_target, viewer))
+    return Replay(head=head, at=target, entries=entries, view=view)
