@@ -7,6 +7,7 @@ import * as memory from "./store.js";
 import { ActionButton, ApChart, ConnectionBadge, Field, Invitation, Log, Select, explain } from "./ui.js";
 import { ruleset, rulesets } from "./rules/registry.js";
 import "./rules/extended.js";
+import "./rules/herowars.js";
 import "./rules/karbon.js";
 import "./rules/scored.js";
 import "./rules/contingency.js";

@@ -11,6 +11,8 @@ from protocol.common import Dice
 BetterRoll = Literal["low", "high"]
 ActionKind = Literal["normal", "asymmetrical", "unrelated"]
 Phase = Literal["declaring", "ready", "rolled", "decided", "over"]  # over: the GM concluded the contest
+Daring = Literal["cautious", "bold", "daring", "reckless"]  # how risky a declared action is, least first
+OrderMode = Literal["daring", "bid", "ap"]  # the GM's three ways of ordering a group round (seed 000 §5.3.3)
 
 # Every number and text a client sends is bounded here, at decoding: a value outside gets
 # ``protocol/bad_field`` naming the field, and no rules computation ever sees it.
@@ -33,8 +35,16 @@ class _Msg(msgspec.Struct, frozen=True, forbid_unknown_fields=True, tag_field="t
     pass
 
 
+class Follower(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    """A follower whose relevant ability adds its value (modifiers included) to its leader's starting AP."""
+
+    name: Name
+    rating: RatingText
+    modifier: Number = 0
+
+
 class Contestant(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
-    """One side's contestant. Controlled by the player whose seat names it, otherwise by the GM."""
+    """A contestant. Controlled by the player whose seat names it, otherwise by the GM."""
 
     id: Id
     name: Name
@@ -45,6 +55,9 @@ class Contestant(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     followers_ap: Number = 0  # AP of followers added at the start
     edge: Number = 0  # ^N; negative for a handicap
     hero_points: HeroPoints = 0
+    side: Id | None = None  # contestants sharing a side fight together; none: a side of its own
+    # followers adding their AP at the start (they cannot lend it again)
+    followers: Annotated[list[Follower], msgspec.Meta(max_length=64)] = []
 
 
 class ExtendedSetup(_Msg, frozen=True, tag="extended.setup"):
@@ -66,6 +79,9 @@ class Intent(_Msg, frozen=True, tag="extended.intent"):
     ability: Name | None = None  # switch to another ability for this exchange (AP unchanged)
     rating: RatingText | None = None  # its rating; required with ability
     resistance: RatingText | None = None  # unrelated action resolved as a simple contest against this rating
+    daring: Daring = "bold"  # for the order of a group round; the GM may rank it otherwise
+    # the opponents singled out, in order; none in a duel: the opponent
+    targets: Annotated[list[Id], msgspec.Meta(max_length=64)] | None = None
 
 
 # --- commands -----------------------------------------------------------------------------------------
@@ -75,6 +91,113 @@ class SetOrder(_Msg, frozen=True, tag="extended.set_order"):
     """GM: who acts first this round (before the round's first roll)."""
 
     order: Annotated[list[Id], msgspec.Meta(max_length=64)]
+
+
+class OrderBy(_Msg, frozen=True, tag="extended.order_by"):
+    """GM: order the round by daring, by bid or by AP total, with the seed's tie-breaks."""
+
+    mode: OrderMode
+
+
+class RankDaring(_Msg, frozen=True, tag="extended.rank_daring"):
+    """GM: rank a revealed action's daring otherwise than declared."""
+
+    contestant: Id
+    daring: Daring
+
+
+class Delay(_Msg, frozen=True, tag="extended.delay"):
+    """Let the others act first; the contestant acts at the end of the round unless it jumps back in."""
+
+    contestant: Id
+
+
+class JumpIn(_Msg, frozen=True, tag="extended.jump_in"):
+    """A delaying contestant acts next."""
+
+    contestant: Id
+
+
+class AllowChange(_Msg, frozen=True, tag="extended.allow_change"):
+    """GM: let a contestant change its revealed action (retarget) before it acts."""
+
+    contestant: Id
+
+
+class ChangeIntent(_Msg, frozen=True, tag="extended.change_intent"):
+    """Change a revealed action before acting: a player once the GM allowed it, the GM for any contestant."""
+
+    contestant: Id
+    intent: Intent
+
+
+class PassTurn(_Msg, frozen=True, tag="extended.pass_turn"):
+    """The contestant does nothing this round (e.g. its target is out and it may not change)."""
+
+    contestant: Id
+
+
+class FinalAction(_Msg, frozen=True, tag="extended.final_action"):
+    """A defeated PC in a group contest spends a hero point to try to rejoin (table 5.3.5.1)."""
+
+    contestant: Id
+    ability: Name | None = None  # none: the ability it fights with
+    rating: RatingText | None = None
+    # physical dice: the contestant's face, then the resistance's
+    faces: Annotated[list[Face | None], msgspec.Meta(max_length=8)] | None = None
+
+
+class Disengage(_Msg, frozen=True, tag="extended.disengage"):
+    """On its turn, a contestant tries to leave the contest (table 5.3.10.1)."""
+
+    contestant: Id
+    opponent: Id | None = None  # who keeps it in; none in a duel: the opponent
+    ability: Name | None = None
+    rating: RatingText | None = None  # none: the rating it fights with
+    resistance: RatingText | None = None  # the opponent's counter; none: the opponent's rating
+    faces: Annotated[list[Face | None], msgspec.Meta(max_length=8)] | None = None
+
+
+class Rejoin(_Msg, frozen=True, tag="extended.rejoin"):
+    """A withdrawn contestant comes back with the AP it left with."""
+
+    contestant: Id
+
+
+class Lend(_Msg, frozen=True, tag="extended.lend"):
+    """On its turn, a contestant tries to lend AP to another on its side (table 5.3.11.1)."""
+
+    lender: Id
+    target: Id
+    ap: Bid
+    ability: Name | None = None
+    rating: RatingText | None = None  # none: the rating the lender fights with
+    faces: Annotated[list[Face | None], msgspec.Meta(max_length=8)] | None = None
+
+
+class Gift(_Msg, frozen=True, tag="extended.gift"):
+    """Someone not in the contest gives AP to a contestant (table 5.3.12.1)."""
+
+    giver: Id  # a character not in the contest
+    rating: RatingText  # the giver's ability
+    recipient: Id
+    bid: Bid
+    opponent: Id | None = None  # who gains on a defeat; none: the recipient's last opponent
+    faces: Annotated[list[Face | None], msgspec.Meta(max_length=8)] | None = None
+
+
+class GrantHeroPoints(_Msg, frozen=True, tag="extended.grant_hero_points"):
+    """GM: give a PC hero points."""
+
+    contestant: Id
+    points: HeroPoints = 1
+    reason: Text = ""
+
+
+class DeclinePartingShot(_Msg, frozen=True, tag="extended.decline_parting_shot"):
+    """The victor lets the defeated opponent go without a parting shot."""
+
+    contestant: Id
 
 
 class ProposeBid(_Msg, frozen=True, tag="extended.propose_bid"):
@@ -87,7 +210,7 @@ class ProposeBid(_Msg, frozen=True, tag="extended.propose_bid"):
 class AcceptBid(_Msg, frozen=True, tag="extended.accept_bid"):
     """The contestant's controller accepts the GM's proposed bid."""
 
-    contestant: str
+    contestant: Id
 
 
 class Roll(_Msg, frozen=True, tag="extended.roll"):
@@ -97,15 +220,18 @@ class Roll(_Msg, frozen=True, tag="extended.roll"):
 
 
 class SpendHeroPoint(_Msg, frozen=True, tag="extended.spend_hero_point"):
-    contestant: str
+    contestant: Id
 
 
 class PassHeroPoint(_Msg, frozen=True, tag="extended.pass_hero_point"):
-    contestant: str
+    contestant: Id
 
 
 class Confirm(_Msg, frozen=True, tag="extended.confirm"):
-    """GM: apply the rolled exchange now."""
+    """GM: apply the rolled exchange now. ``group_tie``: a Fumble-against-Fumble tie in a group contest
+    costs both contestants ½ the bid (seed 000, the note to table 5.3.1.1)."""
+
+    group_tie: bool = False
 
 
 class PartingShot(_Msg, frozen=True, tag="extended.parting_shot"):
@@ -116,6 +242,7 @@ class PartingShot(_Msg, frozen=True, tag="extended.parting_shot"):
     action: Text = ""
     ability: Name | None = None
     rating: RatingText | None = None
+    target: Id | None = None  # the opponent it just defeated; none: the only one
 
 
 class Adjust(_Msg, frozen=True, tag="extended.adjust"):
@@ -126,7 +253,31 @@ class Adjust(_Msg, frozen=True, tag="extended.adjust"):
     reason: Text
 
 
-Command = SetOrder | ProposeBid | AcceptBid | Roll | SpendHeroPoint | PassHeroPoint | Confirm | PartingShot | Adjust
+Command = (
+    SetOrder
+    | ProposeBid
+    | AcceptBid
+    | Roll
+    | SpendHeroPoint
+    | PassHeroPoint
+    | Confirm
+    | PartingShot
+    | Adjust
+    | OrderBy
+    | RankDaring
+    | Delay
+    | JumpIn
+    | AllowChange
+    | ChangeIntent
+    | PassTurn
+    | FinalAction
+    | Disengage
+    | Rejoin
+    | Lend
+    | Gift
+    | GrantHeroPoints
+    | DeclinePartingShot
+)
 
 
 # --- events -------------------------------------------------------------------------------------------
@@ -139,6 +290,7 @@ class RoundStarted(_Msg, frozen=True, tag="extended.round_started"):
 
 class OrderSet(_Msg, frozen=True, tag="extended.order_set"):
     order: list[str]
+    mode: OrderMode | None = None  # none: the GM's explicit order
 
 
 class BidProposed(_Msg, frozen=True, tag="extended.bid_proposed"):
@@ -184,6 +336,7 @@ class ExchangeApplied(_Msg, frozen=True, tag="extended.exchange_applied"):
     lost: int  # AP the loser lost
     gained: int  # AP the winner gained (a transfer)
     result: str  # "tie", "exchange", "asymmetrical win", or a simple contest result for an unrelated action
+    both_lost: int = 0  # the group tie option: actor and defender each lose this
 
 
 class ApAdjusted(_Msg, frozen=True, tag="extended.ap_adjusted"):
@@ -192,13 +345,39 @@ class ApAdjusted(_Msg, frozen=True, tag="extended.ap_adjusted"):
     reason: str
 
 
+class ContestantOutcome(msgspec.Struct, frozen=True):
+    """One contestant's own outcome: a victory or defeat by table 5.3.3.1, or none (it withdrew, or it
+    won without ever engaging a defeated opponent)."""
+
+    contestant: str
+    side: str
+    result: Literal["victory", "defeat", "withdrew", "none"]
+    level: str | None  # Marginal, Minor, Major, Complete
+    consequence: str | None  # the loser's
+    benefit: str | None  # the winner's
+    by_ap: int | None  # the final AP that decided it: its own if defeated, else its last opponent's
+
+
+class SideOutcome(msgspec.Struct, frozen=True):
+    """A side's overall outcome: the second-best of its victories, or the second-worst of its defeats
+    (its only one when it has one)."""
+
+    side: str
+    result: Literal["victory", "defeat", "none"]
+    level: str | None
+    from_contestant: str | None  # whose individual outcome it is
+
+
 class ContestDecided(_Msg, frozen=True, tag="extended.contest_decided"):
     winner: str | None
     loser: str | None
     loser_ap: int
-    level: str  # Marginal, Minor, Major, Complete; "Tie" when both fell together
+    level: str  # Marginal, Minor, Major, Complete; "Both defeated" when both fell together
     consequence: str
     benefit: str
+    winning_side: str | None = None
+    outcomes: list[ContestantOutcome] = []
+    sides: list[SideOutcome] = []
 
 
 class PartingShotTaken(_Msg, frozen=True, tag="extended.parting_shot_taken"):
@@ -206,6 +385,91 @@ class PartingShotTaken(_Msg, frozen=True, tag="extended.parting_shot_taken"):
 
     contestant: str
     intent: Intent
+    target: str | None = None  # none: the duel's loser
+
+
+class PartingShotDeclined(_Msg, frozen=True, tag="extended.parting_shot_declined"):
+    contestant: str
+
+
+class DaringRanked(_Msg, frozen=True, tag="extended.daring_ranked"):
+    contestant: str
+    daring: Daring
+
+
+class Delayed(_Msg, frozen=True, tag="extended.delayed"):
+    contestant: str
+
+
+class JumpedIn(_Msg, frozen=True, tag="extended.jumped_in"):
+    contestant: str
+
+
+class ChangeAllowed(_Msg, frozen=True, tag="extended.change_allowed"):
+    contestant: str
+
+
+class IntentChanged(_Msg, frozen=True, tag="extended.intent_changed"):
+    contestant: str
+    intent: Intent
+
+
+class TurnPassed(_Msg, frozen=True, tag="extended.turn_passed"):
+    contestant: str
+
+
+class SimpleRoll(msgspec.Struct, frozen=True):
+    """A simple contest inside the extended contest: the dice, both results after masteries, and the
+    result for the side that acted (e.g. "Minor Victory", "Tie")."""
+
+    dice: Dice | None
+    faces: list[int | None]  # the acting side's, then the resistance's (none: no die, a value of 0 or less)
+    levels: list[str]
+    resistance: str  # the rating rolled against
+    result: str
+
+
+class FinalActionTaken(_Msg, frozen=True, tag="extended.final_action_taken"):
+    contestant: str
+    roll: SimpleRoll
+    ap: int  # its AP afterwards
+
+
+class DisengageRolled(_Msg, frozen=True, tag="extended.disengage_rolled"):
+    contestant: str
+    opponent: str
+    roll: SimpleRoll
+    withdrawn: bool
+    transferred: int  # AP given to the opponent on a defeat
+
+
+class Rejoined(_Msg, frozen=True, tag="extended.rejoined"):
+    contestant: str
+
+
+class LoanResolved(_Msg, frozen=True, tag="extended.loan_resolved"):
+    lender: str
+    target: str
+    ap: int  # attempted
+    roll: SimpleRoll
+    target_gains: int  # negative on a Complete Defeat
+    lender_loses: int
+
+
+class GiftResolved(_Msg, frozen=True, tag="extended.gift_resolved"):
+    giver: str
+    recipient: str
+    opponent: str
+    bid: int
+    roll: SimpleRoll
+    recipient_gains: int
+    opponent_gains: int
+
+
+class HeroPointsGranted(_Msg, frozen=True, tag="extended.hero_points_granted"):
+    contestant: str
+    points: int
+    reason: str
 
 
 class ContestResumed(_Msg, frozen=True, tag="extended.contest_resumed"):
@@ -227,6 +491,19 @@ Event = (
     | ContestDecided
     | PartingShotTaken
     | ContestResumed
+    | PartingShotDeclined
+    | DaringRanked
+    | Delayed
+    | JumpedIn
+    | ChangeAllowed
+    | IntentChanged
+    | TurnPassed
+    | FinalActionTaken
+    | DisengageRolled
+    | Rejoined
+    | LoanResolved
+    | GiftResolved
+    | HeroPointsGranted
 )
 
 
@@ -242,7 +519,11 @@ class ContestantView(msgspec.Struct, frozen=True):
     starting_ap: int | None
     hero_points: int | None
     controlled_by_you: bool
-    out: bool
+    out: bool  # at 0 AP or less
+    side: str = ""
+    withdrawn: bool = False
+    final_action_used: bool = False
+    followers: list[str] = []
 
 
 class ExchangeView(msgspec.Struct, frozen=True):
@@ -274,3 +555,11 @@ class ExtendedView(msgspec.Struct, frozen=True, tag_field="type", tag="extended.
     outcome: ContestDecided | None
     better_roll: BetterRoll
     players_type_faces: bool = False  # physical dice: the acting contestant's player may type the faces
+    group: bool = False  # three or more contestants
+    order_mode: OrderMode | None = None
+    acted: list[str] = []  # who has acted this round
+    delayed: list[str] = []  # who is delaying (acts at the end unless it jumps in)
+    targets_left: list[str] = []  # the acting contestant's targets still to engage
+    daring: dict[str, Daring] = {}  # the round's daring, as declared or ranked by the GM
+    changes_allowed: list[str] = []
+    parting_shots: dict[str, str] = {}  # victor -> the opponent it just defeated

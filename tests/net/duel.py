@@ -61,6 +61,20 @@ def every_command() -> list[Command]:
         x.Confirm(),
         x.PartingShot(contestant="aria"),
         x.Adjust(contestant="aria", delta=1, reason="a spectator's wish"),
+        x.OrderBy(mode="daring"),
+        x.RankDaring(contestant="aria", daring="reckless"),
+        x.Delay(contestant="aria"),
+        x.JumpIn(contestant="aria"),
+        x.AllowChange(contestant="aria"),
+        x.ChangeIntent(contestant="aria", intent=x.Intent(bid=2)),
+        x.PassTurn(contestant="aria"),
+        x.FinalAction(contestant="aria", faces=[2, 15]),
+        x.Disengage(contestant="aria", faces=[2, 15]),
+        x.Rejoin(contestant="aria"),
+        x.Lend(lender="aria", target="orc", ap=2, faces=[2, 15]),
+        x.Gift(giver="a passer-by", rating="12", recipient="aria", bid=2, faces=[2, 15]),
+        x.GrantHeroPoints(contestant="aria"),
+        x.DeclinePartingShot(contestant="aria"),
     ]
     kinds = {type(c) for c in commands}
     assert kinds == set(_union_members(EngineCommand | x.Command)), "every_command must cover every command type"

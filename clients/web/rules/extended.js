@@ -1,20 +1,17 @@
-// Panels of the `extended` ruleset (QuestWorlds extended contest, two contestants). See docs/web.md for the
-// interface every ruleset module implements.
-import { ActionButton, ActionForm, Check, Field, Select, html, slug } from "../ui.js";
+// Panels of the `extended` ruleset (QuestWorlds extended contest: duels and group contests). See docs/web.md
+// for the interface every ruleset module implements; the group contest's parts are in extended_group.js.
+import { ActionButton, ActionForm, Check, Field, Select, html } from "../ui.js";
+import { AdjustForm, ContestantCards, ContestantsSetup, heroPointParts, rollPart, swapOrder, RATING, buildContestants, chartPoint, contestant, fieldOf, mine, names } from "./questworlds.js";
 import { registerRuleset } from "./registry.js";
+import { GroupActions, GroupBoard, GroupIntentFields, opponentsOf } from "./extended_group.js";
 import { useState } from "../vendor/preact-htm.js";
 
-const RATING = /^\s*-?\d+\s*$|^\s*\d+\s*[WwMm]\s*\d*\s*$/;
 const LEVELS = ["Fumble", "Failure", "Success", "Critical"];
 const KINDS = [
   ["normal", "normal: the exchange moves AP"],
   ["asymmetrical", "asymmetrical: a win achieves another goal, no AP moves to me"],
   ["unrelated", "unrelated: no AP moves (optionally resolved against a resistance)"],
 ];
-
-function contestant(name, player) {
-  return { name, ability: "", rating: "", modifier: "0", augment: "0", followers_ap: "0", hero_points: "0", edge: "0", player };
-}
 
 function newSetup() {
   return {
@@ -29,8 +26,6 @@ function newSetup() {
 
 function SetupForm({ setup, onChange, errors }) {
   const set = (key, value) => onChange({ ...setup, [key]: value });
-  const setContestant = (i, key, value) =>
-    onChange({ ...setup, contestants: setup.contestants.map((c, j) => (j === i ? { ...c, [key]: value } : c)) });
   return html`
     <${Field} label="Prize" name="prize" value=${setup.prize} onInput=${(v) => set("prize", v)} error=${errors.prize}
       hint="What the contest is about: what the victor gets (e.g. “cross the bridge”)." testid="prize" />
@@ -42,85 +37,21 @@ function SetupForm({ setup, onChange, errors }) {
       <${Check} label="Players type the faces of their own exchange (physical dice)" checked=${setup.players_type_faces}
         onChange=${(v) => set("players_type_faces", v)} hint="Default off: the GM types every face rolled at the table." />
     </fieldset>
-    ${setup.contestants.map(
-      (c, i) => html`<fieldset class="contestant-setup" key=${i}>
-        <legend>Contestant ${i + 1}${c.name ? `: ${c.name}` : ""}</legend>
-        <div class="grid">
-          <${Field} label="Name" name=${`c${i}-name`} value=${c.name} onInput=${(v) => setContestant(i, "name", v)} error=${errors[`c${i}.name`]} testid=${`c${i}-name`} />
-          <${Field} label="Ability" name=${`c${i}-ability`} value=${c.ability} onInput=${(v) => setContestant(i, "ability", v)} error=${errors[`c${i}.ability`]} testid=${`c${i}-ability`} />
-          <${Field} label="Rating" name=${`c${i}-rating`} value=${c.rating} onInput=${(v) => setContestant(i, "rating", v)}
-            error=${errors[`c${i}.rating`]} hint="A target number, W and masteries: 14, 5W, 5W2." testid=${`c${i}-rating`} />
-          <${Field} label="Played by (player's name)" name=${`c${i}-player`} value=${c.player} onInput=${(v) => setContestant(i, "player", v)}
-            error=${errors[`c${i}.player`]} hint="Empty: run by the GM. One invitation per player." testid=${`c${i}-player`} />
-        </div>
-        <details>
-          <summary>Modifiers, followers, hero points, edge</summary>
-          <div class="grid">
-            <${Field} type="number" label="Modifier" name=${`c${i}-modifier`} value=${c.modifier} onInput=${(v) => setContestant(i, "modifier", v)}
-              error=${errors[`c${i}.modifier`]} hint="Situational modifier, added to the rating and the starting AP." />
-            <${Field} type="number" label="Augment" name=${`c${i}-augment`} value=${c.augment} onInput=${(v) => setContestant(i, "augment", v)}
-              error=${errors[`c${i}.augment`]} hint="Augments, added like a modifier." />
-            <${Field} type="number" min="0" label="Followers' AP" name=${`c${i}-followers`} value=${c.followers_ap} onInput=${(v) => setContestant(i, "followers_ap", v)}
-              error=${errors[`c${i}.followers_ap`]} hint="Added to the starting AP only." />
-            <${Field} type="number" min="0" label="Hero points" name=${`c${i}-hero`} value=${c.hero_points} onInput=${(v) => setContestant(i, "hero_points", v)}
-              error=${errors[`c${i}.hero_points`]} hint="A PC may spend one per exchange to step its result up." />
-            <${Field} type="number" label="Edge" name=${`c${i}-edge`} value=${c.edge} onInput=${(v) => setContestant(i, "edge", v)}
-              error=${errors[`c${i}.edge`]} hint="Added to the stake when this contestant wins its own exchange; negative: a handicap." />
-          </div>
-        </details>
-      </fieldset>`,
-    )}`;
-}
-
-function integer(text, key, errors, { min = null } = {}) {
-  const value = Number(String(text).trim() || "0");
-  if (!Number.isInteger(value)) errors[key] = "a whole number";
-  else if (min !== null && value < min) errors[key] = `at least ${min}`;
-  return value;
+    <${ContestantsSetup} setup=${setup} onChange=${onChange} errors=${errors} sides=${true}
+      edgeHint="Added to the stake when this contestant wins its own exchange; negative: a handicap." />
+    <${ActionButton} label="Add a contestant (a group contest)" run=${async () => onChange({ ...setup, contestants: [...setup.contestants, contestant("", "")] })} testid="add-contestant" />`;
 }
 
 // The form's state as a setup and seats, or errors by field (the same keys the form shows them under).
 function buildContest(setup) {
   const errors = {};
   if (!setup.prize.trim()) errors.prize = "Say what the contest is about.";
-  const ids = new Set();
-  const seats = new Map();
-  const seatIds = new Set(["gm"]);
-  const contestants = setup.contestants.map((c, i) => {
-    if (!c.name.trim()) errors[`c${i}.name`] = "A name is needed.";
-    if (!c.ability.trim()) errors[`c${i}.ability`] = "An ability is needed.";
-    if (!RATING.test(c.rating)) errors[`c${i}.rating`] = "Write a rating like 14, 5W or 5W2.";
-    const id = slug(c.name, ids);
-    const player = c.player.trim();
-    if (player) {
-      if (!seats.has(player)) seats.set(player, { id: slug(player, seatIds), role: "player", contestants: [], name: player });
-      seats.get(player).contestants.push(id);
-    }
-    return {
-      id,
-      name: c.name.trim(),
-      ability: c.ability.trim(),
-      rating: c.rating.replace(/\s+/g, "").toUpperCase(),
-      modifier: integer(c.modifier, `c${i}.modifier`, errors),
-      augment: integer(c.augment, `c${i}.augment`, errors),
-      followers_ap: integer(c.followers_ap, `c${i}.followers_ap`, errors, { min: 0 }),
-      hero_points: integer(c.hero_points, `c${i}.hero_points`, errors, { min: 0 }),
-      edge: integer(c.edge, `c${i}.edge`, errors),
-    };
-  });
+  const { contestants, seats } = buildContestants(setup, errors);
   return {
     errors,
     setup: { type: "extended.setup", prize: setup.prize.trim(), contestants, better_roll: setup.better_roll, players_type_faces: setup.players_type_faces },
-    seats: [...seats.values()],
+    seats,
   };
-}
-
-// The form field a server refusal is about (its message names the field), e.g. "contestants[0].rating: …".
-function fieldOf(message) {
-  const match = /contestants\[(\d+)\](?:\.(\w+))?/.exec(message ?? "");
-  if (match) return `c${match[1]}.${match[2] ?? "rating"}`;
-  if (/prize/.test(message ?? "")) return "prize";
-  return null;
 }
 
 // --- reading the view ----------------------------------------------------------------------------------
@@ -137,14 +68,6 @@ function phaseText(view) {
   const rules = view.rules;
   if (view.concluded || rules.phase === "over") return "The contest is over";
   return `Round ${rules.round} · ${PHASES[rules.phase] ?? rules.phase}`;
-}
-
-function names(view) {
-  return Object.fromEntries(view.rules.contestants.map((c) => [c.id, c.name]));
-}
-
-function mine(view) {
-  return view.rules.contestants.filter((c) => c.controlled_by_you).map((c) => c.id);
 }
 
 function tnOf(rating) {
@@ -212,23 +135,12 @@ function Board({ view }) {
   return html`<section class="panel board" aria-labelledby="board-title">
     <h2 id="board-title">${rules.prize ? `For ${rules.prize}` : "The contest"}</h2>
     <p class="phase" data-testid="phase">${phaseText(view)}${rules.next_actor && rules.phase === "ready" ? ` · next: ${who[rules.next_actor]}` : ""}</p>
-    <div class="contestants">
-      ${rules.contestants.map(
-        (c) => html`<article class=${`contestant ${c.controlled_by_you ? "yours" : ""} ${c.out ? "out" : ""}`} key=${c.id} data-testid=${`contestant-${c.id}`}>
-          <h3>${c.name}${c.controlled_by_you ? html` <span class="tag">yours</span>` : ""}</h3>
-          <p class="ability">${c.ability}${c.rating !== null ? ` ${c.rating}` : ""}</p>
-          <p class="ap"><span class="ap-value" data-testid=${`ap-${c.id}`}>${c.ap === null ? "?" : c.ap}</span> AP
-            ${c.ap === null ? html`<small> (hidden until it changes)</small>` : ""}
-            ${c.starting_ap !== null ? html`<small> of ${c.starting_ap} at the start</small>` : ""}</p>
-          ${c.hero_points !== null && html`<p class="hero">Hero points: <span data-testid=${`hero-${c.id}`}>${c.hero_points}</span></p>`}
-          ${c.out && html`<p class="tag bad">out (0 AP or less)</p>`}
-        </article>`,
-      )}
-    </div>
+    <${ContestantCards} view=${view} />
     ${rules.order.length > 0 && rules.phase !== "declaring" && html`<p>Order this round: ${rules.order.map((id) => who[id]).join(" → ")}</p>`}
     ${revealed.length > 0 && html`<div class="intents" data-testid="intents"><h3>Revealed intents</h3><ul>
       ${revealed.map(([id, intent]) => html`<li key=${id}><strong>${who[id]}</strong>: ${intentWords(intent)}${rules.proposals[id] ? ` — the GM proposes bid ${rules.proposals[id]}` : ""}</li>`)}
     </ul></div>`}
+    <${GroupBoard} view=${view} />
     <${ExchangeWords} view=${view} />
     ${rules.last && !rules.exchange && html`<p class="last" data-testid="last">Last exchange (${rules.last.exchange}): ${rules.last.result}</p>`}
     <${Outcome} view=${view} />
@@ -239,12 +151,13 @@ function intentWords(intent) {
   const parts = [intent.action ? `“${intent.action}”` : "(no action described)", `bid ${intent.bid ?? 3}`, intent.kind];
   if (intent.ability) parts.push(`using ${intent.ability} ${intent.rating}`);
   if (intent.resistance) parts.push(`against ${intent.resistance}`);
+  if (intent.targets?.length) parts.push(`${intent.daring}, singling out ${intent.targets.join(", ")}`);
   return parts.join(", ");
 }
 
 // --- actions -------------------------------------------------------------------------------------------
 
-function IntentForm({ contestant, role, act, declared, pcOfGm }) {
+function IntentForm({ view, contestant, role, act, declared, pcOfGm }) {
   const previous = declared?.payload ?? null;
   const [action, setAction] = useState(previous?.action ?? "");
   const [bid, setBid] = useState(previous?.bid ?? "");
@@ -253,12 +166,15 @@ function IntentForm({ contestant, role, act, declared, pcOfGm }) {
   const [ability, setAbility] = useState(previous?.ability ?? "");
   const [rating, setRating] = useState(previous?.rating ?? "");
   const [resistance, setResistance] = useState(previous?.resistance ?? "");
+  const [daring, setDaring] = useState(previous?.daring ?? "bold");
+  const [targets, setTargets] = useState(previous?.targets ?? (view.rules.group ? opponentsOf(view, contestant.id).slice(0, 1).map((c) => c.id) : []));
   const limit = pcOfGm ? contestant.ap : Math.max(contestant.ap ?? 0, contestant.starting_ap ?? 0);
   const send = () => {
     const payload = { type: "extended.intent", action: action.trim(), kind };
     if (String(bid).trim() !== "") payload.bid = Number(bid);
     if (switching) Object.assign(payload, { ability: ability.trim(), rating: rating.trim().toUpperCase() });
     if (kind === "unrelated" && resistance.trim()) payload.resistance = resistance.trim().toUpperCase();
+    if (view.rules.group) Object.assign(payload, { daring, targets });
     return act({ type: "seal.declare", participant: contestant.id, payload });
   };
   return html`<${ActionForm} run=${send} label=${declared ? "Replace my sealed intent" : "Seal my intent"} testid=${`intent-${contestant.id}`}>
@@ -267,6 +183,7 @@ function IntentForm({ contestant, role, act, declared, pcOfGm }) {
     <${Field} type="number" label="Bid" name="bid" value=${bid} onInput=${setBid} min="1" max=${limit ?? undefined} inputmode="numeric"
       hint=${`1 to ${limit ?? "?"} AP; empty: 3.`} testid="intent-bid" />
     <${Select} label="Kind" name="kind" value=${kind} onChange=${setKind} options=${KINDS} />
+    ${view.rules.group && html`<${GroupIntentFields} view=${view} contestant=${contestant} daring=${daring} setDaring=${setDaring} targets=${targets} setTargets=${setTargets} />`}
     ${kind === "unrelated" && html`<${Field} label="Resistance (optional)" name="resistance" value=${resistance} onInput=${setResistance} hint="Resolve the action as a simple contest against this rating." />`}
     <${Check} label="Use another ability for this exchange" checked=${switching} onChange=${setSwitching} hint="Your AP does not change." />
     ${switching && html`<div class="grid">
@@ -288,44 +205,11 @@ function SealStatus({ view, participant }) {
   </p>`;
 }
 
-function FacesForm({ view, act }) {
-  const rules = view.rules;
-  const who = names(view);
-  const actor = rules.next_actor;
-  const defender = rules.contestants.find((c) => c.id !== actor)?.id;
-  const [a, setA] = useState("");
-  const [d, setD] = useState("");
-  const face = (text) => (String(text).trim() === "" ? null : Number(text));
-  return html`<${ActionForm} run=${() => act({ type: "extended.roll", faces: [face(a), face(d)] })} label="Enter the faces" testid="faces">
-    <p>Physical dice: type the d20 faces rolled at the table (leave empty for a side that rolls no die).</p>
-    <div class="grid">
-      <${Field} type="number" min="1" max="20" label=${`${who[actor]}'s die (acting)`} name="face-actor" value=${a} onInput=${setA} testid="face-actor" />
-      <${Field} type="number" min="1" max="20" label=${`${who[defender]}'s die`} name="face-defender" value=${d} onInput=${setD} testid="face-defender" />
-    </div>
-  <//>`;
-}
-
 function ProposeBid({ view, act, contestant }) {
   const [bid, setBid] = useState("");
   return html`<${ActionForm} run=${() => act({ type: "extended.propose_bid", contestant: contestant.id, bid: Number(bid) })} label="Propose" kind="">
     <${Field} type="number" min="1" label=${`Propose a bid to ${contestant.name}`} name=${`propose-${contestant.id}`} value=${bid} onInput=${setBid} />
   <//>`;
-}
-
-function AdjustForm({ view, act }) {
-  const rules = view.rules;
-  const [who, setWho] = useState(rules.contestants[0]?.id ?? "");
-  const [delta, setDelta] = useState("");
-  const [reason, setReason] = useState("");
-  return html`<details class="adjust"><summary>Adjust AP</summary>
-    <${ActionForm} run=${() => act({ type: "extended.adjust", contestant: who, delta: Number(delta), reason })} label="Adjust" kind="">
-      <div class="grid">
-        <${Select} label="Contestant" name="adjust-who" value=${who} onChange=${setWho} options=${rules.contestants.map((c) => [c.id, c.name])} />
-        <${Field} type="number" label="Change (+/−)" name="adjust-delta" value=${delta} onInput=${setDelta} hint="e.g. -2 or 3" />
-        <${Field} label="Reason" name="adjust-reason" value=${reason} onInput=${setReason} hint="Shown in the log." />
-      </div>
-    <//>
-  </details>`;
 }
 
 function PartingShotForm({ contestant, act }) {
@@ -357,18 +241,14 @@ function Actions({ view, me, act }) {
       const declared = view.seal.declared.find((d) => d.participant === c.id);
       parts.push(html`<div key=${`declare-${c.id}`}>
         <${SealStatus} view=${view} participant=${c.id} />
-        <${IntentForm} contestant=${c} role=${me.role} act=${act} declared=${declared} pcOfGm=${gm} />
+        <${IntentForm} view=${view} contestant=${c} role=${me.role} act=${act} declared=${declared} pcOfGm=${gm} />
       </div>`);
     }
     if (parts.length === 0) parts.push(html`<p>Waiting for the intents to be sealed.</p>`);
   }
   if (rules.phase === "ready") {
-    const actor = rules.next_actor;
-    const mineToAct = own.some((c) => c.id === actor);
-    if (gm && actor === rules.order[0] && rules.order.length > 1) {
-      parts.push(html`<${ActionButton} key="order" label="Swap the order" run=${() => act({ type: "extended.set_order", order: [...rules.order].reverse() })}
-        title="Before the round's first roll only" />`);
-    }
+    const swap = swapOrder({ view, gm, act, prefix: "extended" });
+    if (swap) parts.push(swap);
     if (gm) {
       for (const c of rules.contestants.filter((c) => rules.order.includes(c.id) && !rules.proposals[c.id])) {
         if (!c.controlled_by_you) parts.push(html`<${ProposeBid} key=${`propose-${c.id}`} view=${view} act=${act} contestant=${c} />`);
@@ -380,46 +260,27 @@ function Actions({ view, me, act }) {
           <${ActionButton} label="Accept the proposed bid" run=${() => act({ type: "extended.accept_bid", contestant: c.id })} /></div>`);
       }
     }
-    if (actor && view.dice === "physical" && (gm || (mineToAct && rules.players_type_faces))) {
-      parts.push(html`<${FacesForm} key="faces" view=${view} act=${act} />`);
-    } else if (actor && view.dice === "server" && (gm || mineToAct)) {
-      parts.push(html`<${ActionButton} key="roll" kind="primary" label=${`Roll ${who[actor]}'s exchange`} run=${() => act({ type: "extended.roll" })} testid="roll" />`);
-    } else if (actor) {
-      parts.push(html`<p key="wait">${who[actor]}'s exchange: ${view.dice === "physical" ? "the GM enters the faces rolled at the table" : "waiting for the roll"}.</p>`);
-    }
+    const roll = rollPart({ view, gm, own, act, prefix: "extended" });
+    if (roll) parts.push(roll);
   }
   if (rules.phase === "rolled" && rules.exchange) {
-    const x = rules.exchange;
-    for (const c of own) {
-      if (!x.hero_points_pending.includes(c.id)) continue;
-      parts.push(html`<div key=${`hero-${c.id}`} class="hero-prompt" role="group" aria-label=${`Hero point for ${c.name}`}>
-        <p>${c.name} may spend a hero point (${c.hero_points} left) to raise its result one step: it would change this exchange.</p>
-        <${ActionButton} kind="primary" label="Spend a hero point" run=${() => act({ type: "extended.spend_hero_point", contestant: c.id })} testid=${`spend-${c.id}`} />
-        <${ActionButton} label="Keep the result" run=${() => act({ type: "extended.pass_hero_point", contestant: c.id })} testid=${`pass-${c.id}`} />
-      </div>`);
-    }
-    if (gm) parts.push(html`<${ActionButton} key="confirm" label="Confirm: apply the exchange now" run=${() => act({ type: "extended.confirm" })} testid="confirm" />`);
+    parts.push(...heroPointParts({ view, gm, own, act, prefix: "extended", note: ": it would change this exchange" }));
   }
   if (rules.phase === "decided" && rules.outcome?.winner) {
     const victor = own.find((c) => c.id === rules.outcome.winner);
     if (victor) parts.push(html`<${PartingShotForm} key="ps" contestant=${victor} act=${act} />`);
     if (gm) parts.push(html`<p key="conclude">When the story is told, conclude the contest (it reveals the dice seed).</p>`);
   }
-  if (gm) parts.push(html`<${AdjustForm} key="adjust" view=${view} act=${act} />`);
+  if (gm || own.length > 0) parts.push(html`<${GroupActions} key="group" view=${view} me=${me} act=${act} />`);
+  if (gm) parts.push(html`<${AdjustForm} key="adjust" view=${view} act=${act} prefix="extended" />`);
   if (parts.length === 0) parts.push(html`<p>Nothing for you to do right now.</p>`);
   return html`<div class="actions">${parts}</div>`;
 }
 
-function chartPoint(view) {
-  const rules = view.rules;
-  const x = rules.last?.exchange ?? 0;
-  return { x, values: Object.fromEntries(rules.contestants.map((c) => [c.name, c.ap])) };
-}
-
 registerRuleset({
   name: "extended",
-  label: "Extended contest (QuestWorlds, two contestants)",
-  summary: "Two contestants bid advantage points exchange by exchange until one is at 0 AP or less.",
+  label: "Extended contest (QuestWorlds: a duel or a group contest)",
+  summary: "Contestants bid advantage points exchange by exchange until one side is left; two or more sides.",
   newSetup,
   SetupForm,
   buildContest,

@@ -1,16 +1,12 @@
 // Panels of the `karbon` ruleset (Karbon dice-pool contests; one contest log is a scene). The table as a
 // table sees it: the main pool, the reserve, each hand as dice, chips in hand and on the stacks, the victory
 // track with its X and O marks; the player's choices after a break or a glitch are buttons.
-import { ActionButton, ActionForm, Check, Field, Select, html } from "../ui.js";
+import { ActionButton, ActionForm, Check, Field, Select, html, slug } from "../ui.js";
 import { registerRuleset } from "./registry.js";
 import { useState } from "../vendor/preact-htm.js";
 
 const STACK = 5;
 const SIDE_NAMES = { agent: "Agent", narrator: "Narrator" };
-
-function slug(text, fallback) {
-  return text.toLowerCase().normalize("NFKD").replace(/[^a-z0-9]+/g, "-").replace(/^-+|-+$/g, "").slice(0, 24) || fallback;
-}
 
 function newSetup() {
   return { name: "", player: "Player 1", fortune: "1", draw: "random", hands_after: "spent", players_type_faces: false };
@@ -41,9 +37,9 @@ function buildContest(setup) {
   if (!setup.name.trim()) errors.name = "Name the agent.";
   const fortune = Number(String(setup.fortune).trim() || "0");
   if (!Number.isInteger(fortune) || fortune < 0) errors.fortune = "A whole number, 0 or more.";
-  const agent = slug(setup.name, "agent");
+  const agent = slug(setup.name || "agent", new Set());
   const player = setup.player.trim();
-  const seats = player ? [{ id: slug(player, "player"), role: "player", contestants: [agent], name: player }] : [];
+  const seats = player ? [{ id: slug(player || "player", new Set()), role: "player", contestants: [agent], name: player }] : [];
   return {
     errors,
     setup: {

@@ -1,4 +1,4 @@
-"""Applying a rolled exchange, and what follows an AP change: the next exchange, a new round, the end."""
+"""Applying a rolled exchange, and what follows any AP change: the next exchange, a new round, the end."""
 
 from __future__ import annotations
 
@@ -6,10 +6,11 @@ from collections.abc import Sequence
 
 from protocol.rulesets import extended as x
 from server.rules.extended import codes
+from server.rules.extended.decision import decided, over
 from server.rules.extended.exchange import ExchangeParty, ExchangeResult, Party, resolve_exchange
 from server.rules.extended.state import ExtendedState, Rolled
 from server.rules.questworlds.levels import Level, bump_up
-from server.rules.questworlds.outcome import outcome_for, simple_contest_result
+from server.rules.questworlds.outcome import simple_contest_result
 
 
 def resolve(state: ExtendedState, exchange: Rolled, actor_level: Level, defender_level: Level) -> ExchangeResult:
@@ -50,7 +51,18 @@ def may_spend(state: ExtendedState, exchange: Rolled) -> list[str]:
     ]
 
 
-def apply_exchange(state: ExtendedState) -> list[x.Event]:
+def group_tie_possible(state: ExtendedState) -> bool:
+    """A Fumble-against-Fumble exchange in a group contest: the GM may have both lose ½ the bid."""
+    exchange = state.exchange
+    return (
+        state.group
+        and exchange is not None
+        and exchange.kind != "unrelated"
+        and exchange.actor_level == exchange.defender_level == Level.FUMBLE.label
+    )
+
+
+def apply_exchange(state: ExtendedState, group_tie: bool = False) -> list[x.Event]:
     """The rolled exchange's AP changes, then whatever they lead to."""
     exchange = state.exchange
     assert exchange is not None
@@ -64,13 +76,27 @@ def apply_exchange(state: ExtendedState) -> list[x.Event]:
             )
             result = f"unrelated action: {simple}"
         applied = x.ExchangeApplied(exchange=exchange.number, winner=None, loser=None, lost=0, gained=0, result=result)
-        return [applied, *after_ap_change(state, [applied])]
+        return [applied, *progress(state, [applied])]
+    if group_tie:
+        each = (exchange.bid + 1) // 2
+        applied = x.ExchangeApplied(
+            exchange=exchange.number,
+            winner=None,
+            loser=None,
+            lost=0,
+            gained=0,
+            result=f"both fumble: {exchange.actor} and {exchange.defender} each lose {each} AP",
+            both_lost=each,
+        )
+        return [applied, *progress(state, [applied])]
     resolved = resolve(state, exchange, actor_level, defender_level)
     side = {Party.ACTOR: exchange.actor, Party.DEFENDER: exchange.defender}
     winner = side[resolved.winner] if resolved.winner is not None else None
     loser = side[resolved.loser] if resolved.loser is not None else None
     if winner is None:
         result = "tie"
+    elif resolved.winner is Party.ACTOR and resolved.stake == 0 and exchange.kind != "asymmetrical":
+        result = f"{winner} wins, but {exchange.actor}'s handicap cuts the stake to 0: no AP moves"
     elif resolved.transferred:
         result = f"{loser} transfers {resolved.loser_loses} AP to {winner}"
     elif resolved.loser_loses:
@@ -85,48 +111,38 @@ def apply_exchange(state: ExtendedState) -> list[x.Event]:
         gained=resolved.winner_gains,
         result=result,
     )
-    return [applied, *after_ap_change(state, [applied])]
+    return [applied, *progress(state, [applied])]
 
 
-def after_ap_change(state: ExtendedState, changes: Sequence[x.Event]) -> list[x.Event]:
-    """The end at 0 AP or less (even mid-round), a return above 0, or the round going on."""
+def progress(state: ExtendedState, changes: Sequence[x.Event]) -> list[x.Event]:
+    """After ``changes``: the end once at most one side is left (even mid-round), a return to the contest of
+    a decided one, or the next round once everyone still in has acted."""
     from server.rules.extended.evolve import evolve
 
     after = state
     for event in changes:
         after = evolve(after, event)
-    down = [f for f in after.fighters.values() if f.ap <= 0]
-    if down:
-        return [_decided(after, [f.id for f in down])]
-    if after.phase == "decided" or state.phase == "decided" or state.parting_shot:
-        back = state.outcome.loser if state.outcome is not None and state.outcome.loser else state.order[0]
-        return [x.ContestResumed(contestant=back), _next_round(after)]
-    if after.phase == "ready" and after.turn >= len(after.order):
-        return [_next_round(after)]
+    if over(after):
+        return [decided(after)]
+    if after.outcome is not None:
+        back = next(c for c, f in after.fighters.items() if f.in_contest and not state.fighters[c].in_contest)
+        resumed = x.ContestResumed(contestant=back)
+        if state.parting_shot:
+            return [resumed, next_round(evolve(after, resumed))]
+        return [resumed, *round_end(evolve(after, resumed))]
+    return round_end(after)
+
+
+def round_end(state: ExtendedState) -> list[x.Event]:
+    """A new round once everyone still in has acted, unless a parting shot may still follow."""
+    waiting = any(state.fighters[victor].in_contest for victor in state.open_shots)
+    if state.phase == "ready" and state.actor is None and not waiting:
+        return [next_round(state)]
     return []
 
 
-def _next_round(state: ExtendedState) -> x.RoundStarted:
-    resumed = state.parting_shot or state.phase == "decided" or len(state.order) < len(state.fighters)
-    order = list(state.fighters) if resumed else list(state.order)
-    return x.RoundStarted(round=state.round + 1, order=order)
-
-
-def _decided(state: ExtendedState, down: list[str]) -> x.ContestDecided:
-    if len(down) == len(state.fighters):
-        lowest = min(state.fighters[c].ap for c in down)
-        return x.ContestDecided(
-            winner=None, loser=None, loser_ap=lowest, level="Both defeated", consequence="", benefit=""
-        )
-    loser = down[0]
-    winner = state.opponent(loser)
-    ap = state.fighters[loser].ap
-    outcome = outcome_for(ap)
-    return x.ContestDecided(
-        winner=winner,
-        loser=loser,
-        loser_ap=ap,
-        level=outcome.degree.label,
-        consequence=outcome.consequence.value,
-        benefit=outcome.benefit.value,
-    )
+def next_round(state: ExtendedState) -> x.RoundStarted:
+    """The next round keeps the order as last set; whoever came back joins at the end."""
+    base = [c for c in state.base_order if state.fighters[c].in_contest]
+    base += [c for c, f in state.fighters.items() if f.in_contest and c not in base]
+    return x.RoundStarted(round=state.round + 1, order=base)

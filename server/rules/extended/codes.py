@@ -23,6 +23,23 @@ NO_REASON = "rules/no_reason"
 BAD_DELTA = "rules/bad_delta"
 NO_SUCH_CONTESTANT = "rules/no_such_contestant"
 NOT_YOUR_CONTESTANT = "auth/not_your_seat"
+# group contests and the options of seed 000
+BAD_TARGET = "rules/bad_target"  # a target that is not an opponent still in the contest
+NO_TARGET = "rules/no_target"  # no opponent left (or named) to act against
+OUT_OF_CONTEST = "rules/out_of_contest"  # a defeated or withdrawn contestant cannot do that
+NOT_A_GROUP = "rules/not_a_group"  # a group contest's option asked of a duel
+NOT_DELAYED = "rules/not_delayed"
+CHANGE_NOT_ALLOWED = "rules/change_not_allowed"
+NO_GROUP_TIE = "rules/no_group_tie"
+NOT_A_PC = "rules/not_a_pc"  # hero points and final actions belong to player characters
+STILL_IN = "rules/still_in"  # a final action is for a defeated contestant
+DYING = "rules/dying"  # a Dying contestant can take no action
+FINAL_ACTION_USED = "rules/final_action_used"
+NOT_WITHDRAWN = "rules/not_withdrawn"
+SELF_LOAN = "rules/self_loan"
+NOT_YOUR_SIDE = "rules/not_your_side"
+FOLLOWER_AP = "rules/follower_ap"  # a follower whose AP is already in the total cannot lend or give it
+IN_THE_CONTEST = "rules/in_the_contest"  # gifting is for characters not in the contest
 
 DEFAULT_BID = 3
 

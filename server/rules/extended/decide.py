@@ -7,9 +7,11 @@ from collections.abc import Sequence
 from protocol.errors import FORBIDDEN, Refused
 from protocol.rulesets import extended as x
 from server.engine.ruleset import Context
-from server.rules.extended import codes
-from server.rules.extended.apply import apply_exchange
-from server.rules.extended.roll import roll_exchange
+from server.rules.extended import codes, options
+from server.rules.extended.apply import apply_exchange, group_tie_possible, progress, round_end
+from server.rules.extended.evolve import evolve
+from server.rules.extended.order import Declared, round_order
+from server.rules.extended.roll import effective_bid, roll_exchange
 from server.rules.extended.state import ExtendedState
 
 
@@ -17,11 +19,61 @@ def decide(state: ExtendedState, command: x.Command, ctx: Context) -> Sequence[x
     match command:
         case x.SetOrder():
             _gm(ctx, "set the order")
-            if state.phase not in ("declaring", "ready") or (state.phase == "ready" and state.turn > 0):
-                raise Refused(codes.OUT_OF_PHASE, "the order can only change before the round's first roll")
+            _order_open(state, revealed=False)
             if sorted(command.order) != sorted(state.order):
                 raise Refused(codes.BAD_ORDER, f"order: must list exactly {sorted(state.order)}")
             return [x.OrderSet(order=list(command.order))]
+        case x.OrderBy():
+            _gm(ctx, "order the round")
+            _order_open(state, revealed=True)
+            declared = {
+                c: Declared(state.daring_of(c), effective_bid(state, c, state.intent(c)), state.fighters[c].ap)
+                for c in state.order
+            }
+            return [x.OrderSet(order=round_order(command.mode, state.order, declared), mode=command.mode)]
+        case x.RankDaring():
+            _gm(ctx, "rank an action's daring")
+            _order_open(state, revealed=True)
+            _known(state, command.contestant)
+            if command.contestant not in state.order:
+                raise Refused(codes.NO_SUCH_CONTESTANT, f"contestant: {command.contestant!r} is not in this round")
+            return [x.DaringRanked(contestant=command.contestant, daring=command.daring)]
+        case x.Delay():
+            _in_and_controlled(state, command.contestant, ctx)
+            _between_turns(state)
+            if not state.waiting(command.contestant):
+                raise Refused(codes.OUT_OF_TURN, f"contestant: {command.contestant!r} has no action left to delay")
+            if command.contestant in state.delayed:
+                raise Refused(codes.OUT_OF_TURN, f"contestant: {command.contestant!r} is already delaying")
+            return [x.Delayed(contestant=command.contestant)]
+        case x.JumpIn():
+            _in_and_controlled(state, command.contestant, ctx)
+            _between_turns(state)
+            if command.contestant not in state.delayed or not state.waiting(command.contestant):
+                raise Refused(codes.NOT_DELAYED, f"contestant: {command.contestant!r} is not delaying")
+            return [x.JumpedIn(contestant=command.contestant)]
+        case x.AllowChange():
+            _gm(ctx, "allow a change of action")
+            _ready(state)
+            _known(state, command.contestant)
+            if not state.waiting(command.contestant):
+                raise Refused(codes.OUT_OF_TURN, f"contestant: {command.contestant!r} has no action left to change")
+            return [x.ChangeAllowed(contestant=command.contestant)]
+        case x.ChangeIntent():
+            _in_and_controlled(state, command.contestant, ctx, gm_for_anyone=True)
+            _ready(state)
+            if not state.waiting(command.contestant):
+                raise Refused(codes.OUT_OF_TURN, f"contestant: {command.contestant!r} has no action left to change")
+            if not ctx.is_gm and command.contestant not in state.changes_allowed:
+                raise Refused(codes.CHANGE_NOT_ALLOWED, "intent: the GM has not allowed this action to change")
+            check_declaration(state, command.contestant, command.intent, ctx)
+            return [x.IntentChanged(contestant=command.contestant, intent=command.intent)]
+        case x.PassTurn():
+            _in_and_controlled(state, command.contestant, ctx)
+            if state.actor != command.contestant or state.parting_shot:
+                raise Refused(codes.OUT_OF_TURN, f"contestant: it is not {command.contestant!r}'s turn")
+            passed = x.TurnPassed(contestant=command.contestant)
+            return [passed, *progress(state, [passed])]
         case x.ProposeBid():
             _gm(ctx, "propose a bid")
             _waiting_to_act(state, command.contestant)
@@ -39,9 +91,8 @@ def decide(state: ExtendedState, command: x.Command, ctx: Context) -> Sequence[x
                 raise Refused(codes.OUT_OF_PHASE, f"nothing to roll: the contest is {state.phase}")
             if not (ctx.is_gm or ctx.may_act_for(actor)):
                 raise Refused(codes.OUT_OF_TURN, f"it is {actor}'s exchange: only its player or the GM rolls it")
-            if ctx.dice.mode == "physical" and not ctx.is_gm and not state.players_type_faces:
-                raise Refused(codes.TYPED_BY_GM, "physical dice: the GM types in the faces rolled at the table")
-            rolled = roll_exchange(state, actor, command.faces, ctx)
+            options.check_typist(state, ctx)
+            rolled = roll_exchange(state, actor, _defender(state, actor), command.faces, ctx)
             return _settle_if_nobody_may_spend(state, rolled)
         case x.SpendHeroPoint() | x.PassHeroPoint():
             return _hero_point(state, command, ctx)
@@ -49,9 +100,19 @@ def decide(state: ExtendedState, command: x.Command, ctx: Context) -> Sequence[x
             _gm(ctx, "confirm an exchange")
             if state.exchange is None:
                 raise Refused(codes.OUT_OF_PHASE, "no rolled exchange to confirm")
-            return apply_exchange(state)
+            if command.group_tie and not group_tie_possible(state):
+                raise Refused(
+                    codes.NO_GROUP_TIE, "group_tie: only a Fumble against a Fumble in a group contest may cost both"
+                )
+            return apply_exchange(state, group_tie=command.group_tie)
         case x.PartingShot():
             return _parting_shot(state, command, ctx)
+        case x.DeclinePartingShot():
+            _controls(ctx, command.contestant)
+            if command.contestant not in state.open_shots:
+                raise Refused(codes.NOT_THE_VICTOR, f"contestant: {command.contestant!r} has no parting shot to take")
+            declined = x.PartingShotDeclined(contestant=command.contestant)
+            return [declined, *round_end(evolve(state, declined))]
         case x.Adjust():
             _gm(ctx, "adjust AP")
             _known(state, command.contestant)
@@ -59,14 +120,15 @@ def decide(state: ExtendedState, command: x.Command, ctx: Context) -> Sequence[x
                 raise Refused(codes.NO_REASON, "reason: an adjustment needs a reason")
             if command.delta == 0:
                 raise Refused(codes.BAD_DELTA, "delta: an adjustment changes AP by a non-zero amount")
-            from server.rules.extended.apply import after_ap_change
-
             adjusted = x.ApAdjusted(contestant=command.contestant, delta=command.delta, reason=command.reason)
-            return [adjusted, *after_ap_change(state, [adjusted])]
+            return [adjusted, *progress(state, [adjusted])]
+        case x.FinalAction() | x.Disengage() | x.Rejoin() | x.Lend() | x.Gift() | x.GrantHeroPoints():
+            return options.decide_option(state, command, ctx)
 
 
 def check_declaration(state: ExtendedState, participant: str, payload: x.Intent, ctx: Context) -> None:
-    """A sealed intent is checked when declared: a bid within the limits and ratings that parse."""
+    """A sealed intent is checked when declared: a bid within the limits, ratings that parse, and targets
+    that are opponents still in the contest (at least one in a group contest, for an exchange)."""
     if not isinstance(payload, x.Intent):
         raise Refused(codes.BAD_INTENT, "payload: declare an extended.intent")
     if payload.bid is not None:
@@ -76,6 +138,15 @@ def check_declaration(state: ExtendedState, participant: str, payload: x.Intent,
         codes.parse_rating(payload.resistance, "resistance")
     elif payload.resistance is not None:
         raise Refused(codes.BAD_INTENT, "resistance: only an unrelated action is resolved against a resistance")
+    opponents = state.opponents(participant)
+    targets = payload.targets or []
+    for i, target in enumerate(targets):
+        if target not in opponents or not state.fighters[target].in_contest:
+            raise Refused(codes.BAD_TARGET, f"targets[{i}]: {target!r} is not an opponent still in the contest")
+    if len(set(targets)) != len(targets):
+        raise Refused(codes.BAD_TARGET, "targets: name each opponent once")
+    if state.group and payload.kind != "unrelated" and not targets:
+        raise Refused(codes.NO_TARGET, "targets: in a group contest an action singles out at least one opponent")
 
 
 def bid_limit(state: ExtendedState, contestant: str) -> int:
@@ -90,6 +161,22 @@ def check_bid(state: ExtendedState, contestant: str, bid: int) -> None:
     limit = bid_limit(state, contestant)
     if bid > limit:
         raise Refused(codes.BID_TOO_HIGH, f"bid: {bid} is above {contestant}'s limit of {limit}")
+
+
+def _defender(state: ExtendedState, actor: str) -> str:
+    """Whom the actor's exchange engages: its parting shot's target, or its first target still in."""
+    if state.parting_shot:
+        return state.shot_target or ""
+    targets = state.targets(actor)
+    if state.intent(actor).kind == "unrelated":
+        return targets[0] if targets else ""
+    defender = next((t for t in targets if state.fighters[t].in_contest), None)
+    if defender is None:
+        raise Refused(
+            codes.NO_TARGET,
+            f"{actor}'s targets are out of the contest: the GM may allow a change of action, or it passes its turn",
+        )
+    return defender
 
 
 def _gm(ctx: Context, what: str) -> None:
@@ -107,20 +194,47 @@ def _controls(ctx: Context, contestant: str) -> None:
         raise Refused(codes.NOT_YOUR_CONTESTANT, f"contestant: you do not control {contestant!r}")
 
 
+def _in_and_controlled(state: ExtendedState, contestant: str, ctx: Context, gm_for_anyone: bool = False) -> None:
+    _known(state, contestant)
+    if not (gm_for_anyone and ctx.is_gm):
+        _controls(ctx, contestant)
+    if not state.fighters[contestant].in_contest:
+        raise Refused(codes.OUT_OF_CONTEST, f"contestant: {contestant!r} is out of the contest")
+
+
+def _ready(state: ExtendedState) -> None:
+    if state.phase != "ready":
+        raise Refused(
+            codes.OUT_OF_PHASE, f"the round's actions are not revealed and open: the contest is {state.phase}"
+        )
+
+
+def _between_turns(state: ExtendedState) -> None:
+    _ready(state)
+    if state.exchange is not None or state.current is not None or state.parting_shot:
+        raise Refused(codes.OUT_OF_TURN, "another contestant's turn is under way")
+
+
+def _order_open(state: ExtendedState, revealed: bool) -> None:
+    allowed = ("ready",) if revealed else ("declaring", "ready")
+    if state.phase not in allowed or state.round_begun:
+        when = "after the intents are revealed and " if revealed else ""
+        raise Refused(codes.OUT_OF_PHASE, f"the order can only change {when}before the round's first action")
+
+
 def _waiting_to_act(state: ExtendedState, contestant: str) -> None:
     _known(state, contestant)
-    if state.phase != "ready" or contestant not in state.order[state.turn :]:
+    if state.phase != "ready" or not state.waiting(contestant):
         raise Refused(codes.OUT_OF_PHASE, f"contestant: {contestant!r} has no exchange waiting this round")
 
 
 def _settle_if_nobody_may_spend(state: ExtendedState, rolled: list[x.Event]) -> list[x.Event]:
-    """The events, and the exchange applied after them when nobody may still spend a hero point."""
-    from server.rules.extended.evolve import evolve
-
+    """The events, and the exchange applied after them when nobody may still spend a hero point (unless a
+    group contest's Fumble against Fumble waits for the GM to choose the group tie)."""
     after = state
     for event in rolled:
         after = evolve(after, event)
-    if after.exchange is not None and not after.exchange.eligible:
+    if after.exchange is not None and not after.exchange.eligible and not group_tie_possible(after):
         return [*rolled, *apply_exchange(after)]
     return rolled
 
@@ -152,16 +266,19 @@ def _hero_point(state: ExtendedState, command: x.SpendHeroPoint | x.PassHeroPoin
 
 
 def _parting_shot(state: ExtendedState, command: x.PartingShot, ctx: Context) -> list[x.Event]:
-    outcome = state.outcome
-    if state.phase != "decided" or outcome is None or outcome.winner is None:
-        raise Refused(codes.OUT_OF_PHASE, "a parting shot follows a victory over an opponent")
-    if command.contestant != outcome.winner:
-        raise Refused(codes.NOT_THE_VICTOR, f"contestant: only the victor, {outcome.winner!r}, may take it")
+    if not state.open_shots or state.exchange is not None or state.parting_shot:
+        raise Refused(codes.OUT_OF_PHASE, "a parting shot follows at once a victory over an opponent")
+    victim = state.open_shots.get(command.contestant)
+    if victim is None:
+        victors = sorted(state.open_shots)
+        raise Refused(codes.NOT_THE_VICTOR, f"contestant: only {victors} may take a parting shot now")
+    if not state.fighters[command.contestant].in_contest:
+        raise Refused(codes.OUT_OF_CONTEST, f"contestant: {command.contestant!r} is out of the contest")
+    if command.target is not None and command.target != victim:
+        raise Refused(codes.BAD_TARGET, f"target: {command.contestant!r} just defeated {victim!r}")
     _controls(ctx, command.contestant)
-    if state.parting_shot_taken:
-        raise Refused(codes.OUT_OF_PHASE, "the parting shot has been taken")
     bid = command.bid if command.bid is not None else codes.DEFAULT_BID
     check_bid(state, command.contestant, bid)
     codes.check_switch(command.ability, command.rating)
-    intent = x.Intent(action=command.action, bid=bid, ability=command.ability, rating=command.rating)
-    return [x.PartingShotTaken(contestant=command.contestant, intent=intent)]
+    intent = x.Intent(action=command.action, bid=bid, ability=command.ability, rating=command.rating, targets=[victim])
+    return [x.PartingShotTaken(contestant=command.contestant, intent=intent, target=victim)]

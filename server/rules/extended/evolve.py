@@ -22,72 +22,189 @@ def evolve(state: ExtendedState, event: x.Event | Revealed) -> ExtendedState:
                 round=event.round,
                 phase="declaring",
                 order=list(event.order),
-                turn=0,
+                base_order=list(event.order),
+                acted=[],
+                delayed=[],
+                current=None,
+                targets_left=[],
+                order_mode=None,
+                daring={},
+                changes_allowed=[],
                 intents={},
                 proposals={},
                 exchange=None,
-                parting_shot=False,
+                open_shots={},
+                shooter=None,
+                shot_target=None,
+                shot_intent=None,
             )
         case Revealed():
             intents = {p: x.Intent() for p in state.order}
-            intents.update({e.participant: e.payload for e in event.entries if isinstance(e.payload, x.Intent)})
-            return replace(state, intents=intents, phase="ready", turn=0, fighters=_switch(state, intents))
+            intents.update(
+                {
+                    e.participant: e.payload
+                    for e in event.entries
+                    if e.participant in intents and isinstance(e.payload, x.Intent)
+                }
+            )
+            return replace(state, intents=intents, phase="ready", fighters=_switch(state, intents))
         case x.OrderSet():
-            return replace(state, order=list(event.order))
+            return replace(state, order=list(event.order), base_order=list(event.order), order_mode=event.mode)
+        case x.DaringRanked():
+            return replace(state, daring={**state.daring, event.contestant: event.daring})
+        case x.Delayed():
+            order = [c for c in state.order if c != event.contestant] + [event.contestant]
+            return replace(state, order=order, delayed=[*state.delayed, event.contestant])
+        case x.JumpedIn():
+            rest = [c for c in state.order if c != event.contestant]
+            at = next((i for i, c in enumerate(rest) if state.waiting(c)), len(rest))
+            order = [*rest[:at], event.contestant, *rest[at:]]
+            return replace(state, order=order, delayed=[c for c in state.delayed if c != event.contestant])
+        case x.ChangeAllowed():
+            return replace(state, changes_allowed=[*state.changes_allowed, event.contestant])
+        case x.IntentChanged():
+            intents = {**state.intents, event.contestant: event.intent}
+            allowed = [c for c in state.changes_allowed if c != event.contestant]
+            return replace(
+                state,
+                intents=intents,
+                changes_allowed=allowed,
+                fighters=_switch(state, {event.contestant: event.intent}),
+            )
+        case x.TurnPassed():
+            return _turn_over(replace(state, open_shots={}), event.contestant)
         case x.BidProposed():
             return replace(state, proposals={**state.proposals, event.contestant: event.bid})
         case x.BidAccepted():
-            intent = replace(state.intents.get(event.contestant, x.Intent()), bid=event.bid)
+            intent = replace(state.intent(event.contestant), bid=event.bid)
             proposals = {c: b for c, b in state.proposals.items() if c != event.contestant}
             return replace(state, intents={**state.intents, event.contestant: intent}, proposals=proposals)
         case x.PartingShotTaken():
-            intents = {event.contestant: event.intent}
+            target = event.target if event.target is not None else state.open_shots.get(event.contestant)
+            shots = {v: d for v, d in state.open_shots.items() if v != event.contestant}
             return replace(
                 state,
                 phase="ready",
-                order=[event.contestant],
-                turn=0,
-                intents=intents,
                 proposals={},
-                parting_shot=True,
-                parting_shot_taken=True,
-                fighters=_switch(state, intents),
+                open_shots=shots,
+                shooter=event.contestant,
+                shot_target=target,
+                shot_intent=event.intent,
+                fighters=_switch(state, {event.contestant: event.intent}),
             )
+        case x.PartingShotDeclined():
+            return replace(state, open_shots={v: d for v, d in state.open_shots.items() if v != event.contestant})
         case x.ExchangeRolled():
-            return replace(state, phase="rolled", exchange=_rolled(state, event))
+            rolled = replace(state, phase="rolled", exchange=_rolled(state, event))
+            if event.parting_shot:
+                return rolled
+            targets = state.targets(event.actor)
+            left = targets[targets.index(event.defender) :] if event.defender in targets else [event.defender]
+            return replace(rolled, current=event.actor, targets_left=left, open_shots={})
         case x.HeroPointSpent():
             return _hero_point(state, event.contestant, event.level)
         case x.HeroPointPassed():
             return _hero_point(state, event.contestant, None)
         case x.ExchangeApplied():
-            fighters = dict(state.fighters)
-            if event.loser is not None and event.lost:
-                fighters[event.loser] = _moved(fighters[event.loser], -event.lost)
-            if event.winner is not None and event.gained:
-                fighters[event.winner] = _moved(fighters[event.winner], event.gained)
-            return replace(
-                state,
-                fighters=fighters,
-                phase="ready",
-                turn=state.turn + 1,
-                exchange=None,
-                exchanges=event.exchange,
-                last=event,
-                parting_shot=False,
-            )
+            return _applied(state, event)
         case x.ApAdjusted():
             fighter = _moved(state.fighters[event.contestant], event.delta)
             return replace(state, fighters={**state.fighters, event.contestant: fighter})
         case x.ContestDecided():
-            return replace(state, phase="decided", outcome=event, exchange=None)
+            # a rolled exchange the decision cut short is void: resumed, its actor rolls again
+            resume = (
+                "ready" if state.phase == "rolled" else state.phase if state.phase != "decided" else state.resume_phase
+            )
+            return replace(state, phase="decided", outcome=event, exchange=None, resume_phase=resume)
         case x.ContestResumed():
-            return replace(state, outcome=None)
+            return replace(state, outcome=None, phase=state.resume_phase or "ready", resume_phase=None)
+        case x.FinalActionTaken():
+            fighter = state.fighters[event.contestant]
+            fighter = replace(
+                _moved(fighter, event.ap - fighter.ap),
+                hero_points=fighter.hero_points - 1,
+                final_action_used=True,
+            )
+            back = fighter.in_contest and event.contestant not in state.order
+            order = [*state.order, event.contestant] if back else state.order
+            return replace(state, fighters={**state.fighters, event.contestant: fighter}, order=order)
+        case x.DisengageRolled():
+            fighters = dict(state.fighters)
+            fighters[event.contestant] = replace(
+                _moved(fighters[event.contestant], -event.transferred), withdrawn=event.withdrawn
+            )
+            fighters[event.opponent] = _moved(fighters[event.opponent], event.transferred)
+            return _turn_over(replace(state, fighters=fighters, open_shots={}), event.contestant)
+        case x.Rejoined():
+            fighter = replace(state.fighters[event.contestant], withdrawn=False)
+            order = state.order if event.contestant in state.order else [*state.order, event.contestant]
+            return replace(state, fighters={**state.fighters, event.contestant: fighter}, order=order)
+        case x.LoanResolved():
+            fighters = dict(state.fighters)
+            fighters[event.lender] = _moved(fighters[event.lender], -event.lender_loses)
+            fighters[event.target] = _moved(fighters[event.target], event.target_gains)
+            return _turn_over(replace(state, fighters=fighters, open_shots={}), event.lender)
+        case x.GiftResolved():
+            fighters = dict(state.fighters)
+            fighters[event.recipient] = _moved(fighters[event.recipient], event.recipient_gains)
+            fighters[event.opponent] = _moved(fighters[event.opponent], event.opponent_gains)
+            return replace(state, fighters=fighters)
+        case x.HeroPointsGranted():
+            fighter = state.fighters[event.contestant]
+            fighter = replace(fighter, hero_points=fighter.hero_points + event.points)
+            return replace(state, fighters={**state.fighters, event.contestant: fighter})
         case _:
             assert_never(event)
 
 
 def _moved(fighter: Fighter, delta: int) -> Fighter:
     return replace(fighter, ap=fighter.ap + delta, ap_known=fighter.ap_known or delta != 0)
+
+
+def _turn_over(state: ExtendedState, contestant: str) -> ExtendedState:
+    acted = state.acted if contestant in state.acted else [*state.acted, contestant]
+    current = None if state.current == contestant else state.current
+    return replace(state, acted=acted, current=current, targets_left=[] if current is None else state.targets_left)
+
+
+def _applied(state: ExtendedState, event: x.ExchangeApplied) -> ExtendedState:
+    exchange = state.exchange
+    assert exchange is not None
+    fighters = dict(state.fighters)
+    if event.loser is not None and event.lost:
+        fighters[event.loser] = _moved(fighters[event.loser], -event.lost)
+    if event.winner is not None and event.gained:
+        fighters[event.winner] = _moved(fighters[event.winner], event.gained)
+    if event.both_lost:
+        for contestant in (exchange.actor, exchange.defender):
+            fighters[contestant] = _moved(fighters[contestant], -event.both_lost)
+    shots = dict(state.open_shots)
+    if exchange.kind != "unrelated" and exchange.defender:
+        actor, defender = exchange.actor, exchange.defender
+        fighters[actor] = replace(fighters[actor], last_opponent=defender)
+        fighters[defender] = replace(fighters[defender], last_opponent=actor)
+        loser, winner = event.loser, event.winner
+        decisive = loser is not None and winner is not None and not exchange.parting_shot
+        if decisive and loser is not None and winner is not None and state.fighters[loser].ap > 0 >= fighters[loser].ap:
+            shots[winner] = loser
+    after = replace(
+        state,
+        fighters=fighters,
+        phase="ready",
+        exchange=None,
+        exchanges=event.exchange,
+        last=event,
+        open_shots=shots,
+        shooter=None,
+        shot_target=None,
+        shot_intent=None,
+    )
+    if exchange.parting_shot:
+        return after
+    left = [t for t in state.targets_left[1:] if fighters[t].in_contest]
+    if left and fighters[exchange.actor].in_contest:
+        return replace(after, targets_left=left)
+    return _turn_over(after, exchange.actor)
 
 
 def _switch(state: ExtendedState, intents: dict[str, x.Intent]) -> dict[str, Fighter]:

@@ -20,8 +20,8 @@ from server.rules.extended.view import view
 
 
 def initial(setup: x.ExtendedSetup, seats: Sequence[Seat]) -> ExtendedState:
-    if len(setup.contestants) != 2:
-        raise Refused(codes.BAD_SETUP, "contestants: this contest is between exactly two contestants")
+    if len(setup.contestants) < 2:
+        raise Refused(codes.BAD_SETUP, "contestants: a contest needs at least two contestants")
     ids = [c.id for c in setup.contestants]
     if len(set(ids)) != len(ids) or not all(ids):
         raise Refused(codes.BAD_SETUP, "contestants: ids must be distinct and non-empty")
@@ -42,6 +42,13 @@ def initial(setup: x.ExtendedSetup, seats: Sequence[Seat]) -> ExtendedState:
             raise Refused(codes.BAD_SETUP, f"contestants[{i}]: starting AP {starting} is below 1")
         if c.hero_points < 0 or c.followers_ap < 0:
             raise Refused(codes.BAD_SETUP, f"contestants[{i}]: hero points and followers' AP are never negative")
+        followers = [
+            codes.parse_rating(f.rating, f"contestants[{i}].followers[{j}].rating").modified(f.modifier).value
+            for j, f in enumerate(c.followers)
+        ]
+        if any(ap < 0 for ap in followers):
+            raise Refused(codes.BAD_SETUP, f"contestants[{i}].followers: a follower never takes AP away")
+        starting += sum(followers)
         fighters[c.id] = Fighter(
             id=c.id,
             name=c.name,
@@ -53,7 +60,11 @@ def initial(setup: x.ExtendedSetup, seats: Sequence[Seat]) -> ExtendedState:
             hero_points=c.hero_points,
             edge=c.edge,
             player=c.id in controlled,
+            side=c.side or c.id,
+            followers=[f.name for f in c.followers],
         )
+    if len({f.side for f in fighters.values()}) < 2:
+        raise Refused(codes.BAD_SETUP, "contestants: a contest needs at least two sides")
     return ExtendedState(
         prize=setup.prize,
         better_roll=setup.better_roll,
@@ -69,12 +80,23 @@ def start(state: ExtendedState) -> list[x.Event]:
 def window(state: ExtendedState) -> Window | None:
     if state.phase != "declaring":
         return None
-    return Window(id=f"round-{state.round}", expected=list(state.order))
+    return Window(id=f"round-{state.round}", expected=[c for c in state.order if state.fighters[c].in_contest])
 
 
 def is_checkpoint(event: x.Event | Revealed) -> bool:
     return isinstance(
-        event, x.RoundStarted | Revealed | x.ExchangeApplied | x.ApAdjusted | x.ContestDecided | x.PartingShotTaken
+        event,
+        x.RoundStarted
+        | Revealed
+        | x.ExchangeApplied
+        | x.ApAdjusted
+        | x.ContestDecided
+        | x.PartingShotTaken
+        | x.FinalActionTaken
+        | x.DisengageRolled
+        | x.LoanResolved
+        | x.GiftResolved
+        | x.TurnPassed,
     )
 
 

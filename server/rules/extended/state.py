@@ -1,10 +1,19 @@
-"""The state of an extended contest between two contestants."""
+"""The state of an extended contest: two contestants, or a group contest of several sides."""
 
 from __future__ import annotations
 
 import msgspec
 
-from protocol.rulesets.extended import ActionKind, BetterRoll, ContestDecided, ExchangeApplied, Intent, Phase
+from protocol.rulesets.extended import (
+    ActionKind,
+    BetterRoll,
+    ContestDecided,
+    Daring,
+    ExchangeApplied,
+    Intent,
+    OrderMode,
+    Phase,
+)
 
 
 class Fighter(msgspec.Struct, frozen=True):
@@ -20,6 +29,16 @@ class Fighter(msgspec.Struct, frozen=True):
     hero_points: int
     edge: int
     player: bool  # controlled by a player seat (a PC), else run by the GM
+    side: str = ""
+    followers: list[str] = []  # followers whose AP is already in this contestant's total
+    withdrawn: bool = False  # disengaged; it may rejoin with the AP it left with
+    final_action_used: bool = False
+    last_opponent: str | None = None  # the last opponent it engaged in an exchange
+
+    @property
+    def in_contest(self) -> bool:
+        """Neither defeated (0 AP or less) nor withdrawn."""
+        return self.ap > 0 and not self.withdrawn
 
 
 class Rolled(msgspec.Struct, frozen=True):
@@ -50,23 +69,81 @@ class ExtendedState(msgspec.Struct, frozen=True):
     fighters: dict[str, Fighter]
     round: int = 0
     phase: Phase = "declaring"
-    order: list[str] = []
-    turn: int = 0  # index in ``order`` of the next exchange
+    order: list[str] = []  # this round's order, delays included
+    base_order: list[str] = []  # the order as set, before delays (the next round starts from it)
+    acted: list[str] = []  # who has acted this round
+    delayed: list[str] = []
+    current: str | None = None  # a contestant part-way through its turn (more targets to engage)
+    targets_left: list[str] = []
+    order_mode: OrderMode | None = None
+    daring: dict[str, Daring] = {}  # the GM's ranking of this round's actions, where it differs
+    changes_allowed: list[str] = []
     intents: dict[str, Intent] = {}
     proposals: dict[str, int] = {}
     exchange: Rolled | None = None
     exchanges: int = 0
     last: ExchangeApplied | None = None
     outcome: ContestDecided | None = None
-    parting_shot_taken: bool = False
-    parting_shot: bool = False  # the exchange waiting to be rolled is the victor's parting shot
+    resume_phase: Phase | None = None  # the phase a decision interrupted, for a GM adjustment that undoes it
+    open_shots: dict[str, str] = {}  # victor -> the opponent it just defeated: a parting shot may follow
+    shooter: str | None = None  # the parting shot waiting to be rolled: its victor, target and intent
+    shot_target: str | None = None
+    shot_intent: Intent | None = None
+
+    @property
+    def group(self) -> bool:
+        """Three or more contestants: a group extended contest."""
+        return len(self.fighters) > 2
+
+    @property
+    def parting_shot(self) -> bool:
+        return self.shooter is not None
 
     def opponent(self, contestant: str) -> str:
+        """In a duel, the other contestant."""
         return next(f for f in self.fighters if f != contestant)
+
+    def opponents(self, contestant: str) -> list[str]:
+        side = self.fighters[contestant].side
+        return [f.id for f in self.fighters.values() if f.side != side]
+
+    def intent(self, contestant: str) -> Intent:
+        return self.intents.get(contestant, Intent())
+
+    def daring_of(self, contestant: str) -> Daring:
+        return self.daring.get(contestant, self.intent(contestant).daring)
+
+    def targets(self, contestant: str) -> list[str]:
+        """Whom the contestant's turn engages, in order (what is left of it once the turn has begun)."""
+        if self.current == contestant:
+            return list(self.targets_left)
+        declared = self.intent(contestant).targets or []
+        if declared:
+            return list(declared)
+        return [] if self.group else [self.opponent(contestant)]
+
+    def waiting(self, contestant: str) -> bool:
+        """Still to act this round: in the order, in the contest, and not yet begun."""
+        fighter = self.fighters.get(contestant)
+        return (
+            fighter is not None
+            and fighter.in_contest
+            and contestant in self.order
+            and contestant not in self.acted
+            and contestant != self.current
+        )
+
+    @property
+    def round_begun(self) -> bool:
+        return bool(self.acted) or self.current is not None or self.exchange is not None
 
     @property
     def actor(self) -> str | None:
         """Whose exchange comes next this round."""
-        if self.phase != "ready" or self.turn >= len(self.order):
+        if self.phase != "ready" or self.exchange is not None:
             return None
-        return self.order[self.turn]
+        if self.shooter is not None:
+            return self.shooter
+        if self.current is not None:
+            return self.current
+        return next((c for c in self.order if self.waiting(c)), None)

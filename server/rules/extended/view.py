@@ -38,6 +38,14 @@ def view(state: ExtendedState, viewer: Viewer) -> x.ExtendedView:
         last=state.last,
         outcome=state.outcome,
         better_roll=state.better_roll,
+        group=state.group,
+        order_mode=state.order_mode,
+        acted=list(state.acted),
+        delayed=list(state.delayed),
+        targets_left=list(state.targets_left),
+        daring={c: state.daring_of(c) for c in state.intents},
+        changes_allowed=list(state.changes_allowed),
+        parting_shots=dict(state.open_shots),
         players_type_faces=state.players_type_faces,
     )
 
@@ -54,4 +62,8 @@ def _contestant(fighter: Fighter, viewer: Viewer) -> x.ContestantView:
         hero_points=fighter.hero_points if own else None,
         controlled_by_you=viewer.controls(fighter.id) or (viewer.role == "gm" and not fighter.player),
         out=fighter.ap <= 0,
+        side=fighter.side,
+        withdrawn=fighter.withdrawn,
+        final_action_used=fighter.final_action_used,
+        followers=list(fighter.followers),
     )

@@ -7,7 +7,7 @@ from typing import assert_never
 from protocol.rulesets import herowars as h
 
 CASES = {
-    "win": "wins",
+    "win": "winner table × loser table",
     "transfer": "wins with a Critical (transfer)",
     "both_failure": "both failed: both lose the bid",
     "both_fumble": "both fumbled: both lose double the bid",

@@ -1,4 +1,5 @@
-"""Conformance strategy of ``extended``: 1-vs-1 contests, a PC against a GM-run or another player's PC."""
+"""Conformance strategy of ``extended``: 1-vs-1 contests (a PC against a GM-run or another player's PC) and
+group contests (two PCs and three GM-run contestants on two or three sides), with every group command."""
 
 from __future__ import annotations
 
@@ -15,11 +16,12 @@ from tests.conformance.kit import Table, sealed_text
 
 RATINGS = ["15", "12", "5W", "1W2", "20", "8", "0"]
 IDS = ["aria", "orc"]
+GROUP_IDS = ["aria", "bran", "orc", "wolf", "shaman"]
 BAD_RATINGS = ["W", "25", "5W0", "x"]
 
 
 @st.composite
-def _contestant(draw: st.DrawFn, id_: str) -> x.Contestant:
+def _contestant(draw: st.DrawFn, id_: str, side: str | None = None) -> x.Contestant:
     rating = draw(st.sampled_from(RATINGS))
     no_die = rating == "0"  # rolls no die; its followers give it the AP to start with
     return x.Contestant(
@@ -31,6 +33,8 @@ def _contestant(draw: st.DrawFn, id_: str) -> x.Contestant:
         followers_ap=4 if no_die else draw(st.sampled_from([0, 0, 4])),
         edge=draw(st.sampled_from([0, 0, 2, -2])),
         hero_points=draw(st.integers(0, 2)),
+        side=side,
+        followers=draw(st.sampled_from([[], [], [x.Follower(name="Hound", rating="6", modifier=-1)]])),
     )
 
 
@@ -52,8 +56,26 @@ def _setup(draw: st.DrawFn) -> CreateContest:
     )
 
 
+@st.composite
+def _group(draw: st.DrawFn) -> CreateContest:
+    """Aria (Ann) and Bran (Bob) against three GM-run raiders; sometimes the shaman fights for itself."""
+    sides = {"aria": "heroes", "bran": "heroes", "orc": "raiders", "wolf": "raiders"}
+    sides["shaman"] = draw(st.sampled_from(["raiders", "shaman"]))
+    return CreateContest(
+        ruleset="extended",
+        setup=x.ExtendedSetup(
+            prize="the mill",
+            contestants=[draw(_contestant(c, sides[c])) for c in GROUP_IDS],
+            better_roll=draw(st.sampled_from(["low", "high"])),
+            players_type_faces=draw(st.booleans()),
+        ),
+        seats=[Seat("gm", "gm"), Seat("ann", "player", ["aria"]), Seat("bob", "player", ["bran"])],
+        dice=draw(st.sampled_from(["server", "physical"])),
+    )
+
+
 def setups() -> st.SearchStrategy[CreateContest]:
-    return _setup()
+    return _setup() | _group()
 
 
 def _faces(table: Table) -> st.SearchStrategy[list[int | None] | None]:
@@ -65,18 +87,68 @@ def _faces(table: Table) -> st.SearchStrategy[list[int | None] | None]:
 
 
 def _intent(table: Table, participant: str) -> st.SearchStrategy[x.Intent]:
+    state: ExtendedState = table.state
+    ids = list(state.fighters)
+    valid = [o for o in state.opponents(participant) if state.fighters[o].in_contest] if participant in ids else []
+    targets = st.lists(st.sampled_from([*ids, "nobody"]), max_size=2)
+    if valid:
+        targets = st.lists(st.sampled_from(valid), min_size=1, max_size=2, unique=True) | targets
     return st.builds(
         x.Intent,
         action=st.just(sealed_text(table, participant)),
-        bid=st.none() | st.integers(-1, 60),
+        bid=st.integers(1, 6) | st.none() | st.integers(-1, 60),
         kind=st.sampled_from(["normal", "normal", "asymmetrical", "unrelated"]),
         resistance=st.none() | st.sampled_from(["10", "3W", *BAD_RATINGS]),
+        daring=st.sampled_from(["cautious", "bold", "daring", "reckless"]),
+        targets=targets,
     )
+
+
+def _group_commands(table: Table) -> list[st.SearchStrategy[Command]]:
+    """The commands of group contests and of the options (most are refused in a duel)."""
+    state: ExtendedState = table.state
+    ids = list(state.fighters)
+    who = st.sampled_from([*ids, "nobody"])
+    rating = st.none() | st.sampled_from(["12", "5W", "Q"])
+    faces = _faces(table)
+    daring = st.sampled_from(["cautious", "bold", "daring", "reckless"])
+    actor = [state.actor] if state.actor is not None else ids
+    acting = st.sampled_from(actor)
+    options: list[st.SearchStrategy[Command]] = [
+        st.builds(x.OrderBy, mode=st.sampled_from(["daring", "bid", "ap"])),
+        st.builds(x.RankDaring, contestant=who, daring=daring),
+        st.builds(x.Delay, contestant=who),
+        st.builds(x.JumpIn, contestant=who),
+        st.builds(x.AllowChange, contestant=who),
+        st.builds(x.PassTurn, contestant=acting),
+        st.builds(x.Confirm, group_tie=st.booleans()),
+        st.builds(x.DeclinePartingShot, contestant=who),
+        st.builds(x.FinalAction, contestant=who, faces=faces),
+        st.builds(x.Disengage, contestant=acting, opponent=st.none() | who, rating=rating, faces=faces),
+        st.builds(x.Rejoin, contestant=who),
+        st.builds(x.Lend, lender=acting, target=who, ap=st.integers(-1, 20), faces=faces),
+        st.builds(
+            x.Gift,
+            giver=st.sampled_from(["the miller", "Hound", *ids]),
+            rating=st.sampled_from(["14", "5W", "x"]),
+            recipient=who,
+            bid=st.integers(0, 16),
+            opponent=st.none() | who,
+            faces=faces,
+        ),
+        st.builds(x.GrantHeroPoints, contestant=who, points=st.integers(0, 2)),
+        who.flatmap(lambda c: st.builds(x.ChangeIntent, contestant=st.just(c), intent=_intent(table, c))),
+        st.builds(x.PartingShot, contestant=who, target=st.none() | who, bid=st.none() | st.integers(1, 6)),
+    ]
+    if state.phase == "ready":
+        options += [st.builds(x.OrderBy, mode=st.sampled_from(["daring", "bid", "ap"]))]
+    return options
 
 
 def commands(table: Table) -> st.SearchStrategy[Command]:
     state: ExtendedState = table.state
-    who = st.sampled_from([*IDS, "nobody"])
+    ids = list(state.fighters)
+    who = st.sampled_from([*ids, "nobody"])
     options: list[st.SearchStrategy[Command]] = [
         st.builds(x.Roll, faces=_faces(table)),
         st.builds(x.Adjust, contestant=who, delta=st.integers(-8, 8), reason=st.sampled_from(["fudge", " "])),
@@ -85,18 +157,19 @@ def commands(table: Table) -> st.SearchStrategy[Command]:
         st.just(x.Confirm()),
         st.builds(x.ProposeBid, contestant=who, bid=st.integers(0, 30)),
         st.builds(x.AcceptBid, contestant=who),
-        st.builds(x.SetOrder, order=st.permutations(IDS) | st.just(["aria"])),
+        st.builds(x.SetOrder, order=st.permutations(state.order) | st.just(["aria"])),
         st.builds(x.PartingShot, contestant=who, bid=st.none() | st.integers(0, 12)),
+        *_group_commands(table),
     ]
     if state.phase == "declaring":
-        declare = st.sampled_from([*IDS, "nobody"]).flatmap(
+        declare = st.sampled_from([*ids, "nobody"]).flatmap(
             lambda p: st.builds(Declare, participant=st.just(p), payload=_intent(table, p))
         )
-        options += [declare] * 6
+        options += [declare] * (30 if state.group else 12)
     if state.phase == "ready":
-        options += [st.builds(x.Roll, faces=_faces(table))] * 3
+        options += [st.builds(x.Roll, faces=_faces(table))] * (12 if state.group else 6)
     if state.exchange is not None:
-        eligible = st.sampled_from(state.exchange.eligible or IDS)
+        eligible = st.sampled_from(state.exchange.eligible or ids)
         options += [st.builds(x.SpendHeroPoint, contestant=eligible), st.builds(x.PassHeroPoint, contestant=eligible)]
     return st.one_of(options)
 
@@ -112,3 +185,14 @@ def hidden(state: ExtendedState, viewer: Viewer) -> Iterable[str]:
         yield from (f"/rules/contestants/{i}/{field}" for field in ("rating", "starting_ap", "hero_points"))
         if not fighter.ap_known:
             yield f"/rules/contestants/{i}/ap"
+
+
+def check_event(before: ExtendedState, event: object, after: ExtendedState) -> None:
+    """Whoever is to act is still in the contest; a contest is decided only with at most one side left; the
+    round's order names each contestant once."""
+    actor = after.actor
+    assert actor is None or after.fighters[actor].in_contest or after.parting_shot, f"{actor} acts while out"
+    assert len(set(after.order)) == len(after.order), f"order repeats a contestant: {after.order}"
+    if isinstance(event, x.ContestDecided):
+        assert after.phase == "decided" and after.outcome is not None
+        assert len({f.side for f in after.fighters.values() if f.in_contest}) <= 1, "decided with two sides in"

@@ -1,0 +1,203 @@
+// Pieces the QuestWorlds-family rulesets (extended, herowars) share in the browser: the contestants of the
+// creation form, reading the view, and the forms for typed dice faces and AP adjustments. Not a ruleset.
+import { ActionButton, ActionForm, Field, Select, html, slug } from "../ui.js";
+import { useState } from "../vendor/preact-htm.js";
+
+export const RATING = /^\s*-?\d+\s*$|^\s*\d+\s*[WwMm]\s*\d*\s*$/;
+
+export function contestant(name, player) {
+  return { name, ability: "", rating: "", modifier: "0", augment: "0", followers_ap: "0", hero_points: "0", edge: "0", player, side: "" };
+}
+
+// The contestants' fieldsets of the creation form; ``edgeHint`` says when the ruleset adds the edge;
+// ``sides``: a Side field per contestant (a ruleset with group contests).
+export function ContestantsSetup({ setup, onChange, errors, edgeHint, sides = false }) {
+  const setContestant = (i, key, value) =>
+    onChange({ ...setup, contestants: setup.contestants.map((c, j) => (j === i ? { ...c, [key]: value } : c)) });
+  return setup.contestants.map(
+    (c, i) => html`<fieldset class="contestant-setup" key=${i}>
+        <legend>Contestant ${i + 1}${c.name ? `: ${c.name}` : ""}</legend>
+        <div class="grid">
+          <${Field} label="Name" name=${`c${i}-name`} value=${c.name} onInput=${(v) => setContestant(i, "name", v)} error=${errors[`c${i}.name`]} testid=${`c${i}-name`} />
+          <${Field} label="Ability" name=${`c${i}-ability`} value=${c.ability} onInput=${(v) => setContestant(i, "ability", v)} error=${errors[`c${i}.ability`]} testid=${`c${i}-ability`} />
+          <${Field} label="Rating" name=${`c${i}-rating`} value=${c.rating} onInput=${(v) => setContestant(i, "rating", v)}
+            error=${errors[`c${i}.rating`]} hint="A target number, W and masteries: 14, 5W, 5W2." testid=${`c${i}-rating`} />
+          <${Field} label="Played by (player's name)" name=${`c${i}-player`} value=${c.player} onInput=${(v) => setContestant(i, "player", v)}
+            error=${errors[`c${i}.player`]} hint="Empty: run by the GM. One invitation per player." testid=${`c${i}-player`} />
+          ${sides && html`<${Field} label="Side" name=${`c${i}-side`} value=${c.side ?? ""} onInput=${(v) => setContestant(i, "side", v)}
+            hint="Contestants with the same side fight together; empty: a side of its own." testid=${`c${i}-side`} />`}
+        </div>
+        <details>
+          <summary>Modifiers, followers, hero points, edge</summary>
+          <div class="grid">
+            <${Field} type="number" label="Modifier" name=${`c${i}-modifier`} value=${c.modifier} onInput=${(v) => setContestant(i, "modifier", v)}
+              error=${errors[`c${i}.modifier`]} hint="Situational modifier, added to the rating and the starting AP." />
+            <${Field} type="number" label="Augment" name=${`c${i}-augment`} value=${c.augment} onInput=${(v) => setContestant(i, "augment", v)}
+              error=${errors[`c${i}.augment`]} hint="Augments, added like a modifier." />
+            <${Field} type="number" min="0" label="Followers' AP" name=${`c${i}-followers`} value=${c.followers_ap} onInput=${(v) => setContestant(i, "followers_ap", v)}
+              error=${errors[`c${i}.followers_ap`]} hint="Added to the starting AP only." />
+            <${Field} type="number" min="0" label="Hero points" name=${`c${i}-hero`} value=${c.hero_points} onInput=${(v) => setContestant(i, "hero_points", v)}
+              error=${errors[`c${i}.hero_points`]} hint="A PC may spend one per exchange to step its result up." />
+            <${Field} type="number" label="Edge" name=${`c${i}-edge`} value=${c.edge} onInput=${(v) => setContestant(i, "edge", v)}
+              error=${errors[`c${i}.edge`]} hint=${edgeHint} />
+          </div>
+        </details>
+      </fieldset>`,
+  );
+}
+
+function integer(text, key, errors, { min = null } = {}) {
+  const value = Number(String(text).trim() || "0");
+  if (!Number.isInteger(value)) errors[key] = "a whole number";
+  else if (min !== null && value < min) errors[key] = `at least ${min}`;
+  return value;
+}
+
+// The form's contestants as wire contestants and player seats; errors by field key are added to ``errors``.
+export function buildContestants(setup, errors) {
+  const ids = new Set();
+  const seats = new Map();
+  const seatIds = new Set(["gm"]);
+  const contestants = setup.contestants.map((c, i) => {
+    if (!c.name.trim()) errors[`c${i}.name`] = "A name is needed.";
+    if (!c.ability.trim()) errors[`c${i}.ability`] = "An ability is needed.";
+    if (!RATING.test(c.rating)) errors[`c${i}.rating`] = "Write a rating like 14, 5W or 5W2.";
+    const id = slug(c.name, ids);
+    const player = c.player.trim();
+    if (player) {
+      if (!seats.has(player)) seats.set(player, { id: slug(player, seatIds), role: "player", contestants: [], name: player });
+      seats.get(player).contestants.push(id);
+    }
+    return {
+      id,
+      name: c.name.trim(),
+      ability: c.ability.trim(),
+      rating: c.rating.replace(/\s+/g, "").toUpperCase(),
+      modifier: integer(c.modifier, `c${i}.modifier`, errors),
+      augment: integer(c.augment, `c${i}.augment`, errors),
+      followers_ap: integer(c.followers_ap, `c${i}.followers_ap`, errors, { min: 0 }),
+      hero_points: integer(c.hero_points, `c${i}.hero_points`, errors, { min: 0 }),
+      edge: integer(c.edge, `c${i}.edge`, errors),
+      ...(c.side?.trim() ? { side: c.side.trim() } : {}),
+    };
+  });
+  return { contestants, seats: [...seats.values()] };
+}
+
+// The form field a server refusal of the creation is about (its message names the field).
+export function fieldOf(message) {
+  const match = /contestants\[(\d+)\](?:\.(\w+))?/.exec(message ?? "");
+  if (match) return `c${match[1]}.${match[2] ?? "rating"}`;
+  if (/prize/.test(message ?? "")) return "prize";
+  return null;
+}
+
+export function names(view) {
+  return Object.fromEntries(view.rules.contestants.map((c) => [c.id, c.name]));
+}
+
+export function mine(view) {
+  return view.rules.contestants.filter((c) => c.controlled_by_you).map((c) => c.id);
+}
+
+export function chartPoint(view) {
+  const rules = view.rules;
+  const x = rules.last?.exchange ?? 0;
+  return { x, values: Object.fromEntries(rules.contestants.map((c) => [c.name, c.ap])) };
+}
+
+// Physical dice: the faces rolled at the table, sent as ``<prefix>.roll``.
+export function FacesForm({ view, act, prefix }) {
+  const rules = view.rules;
+  const who = names(view);
+  const actor = rules.next_actor;
+  // a group contest's actor engages its parting shot's target, else its first target still in
+  const shot = rules.parting_shots?.[actor];
+  const aimed = rules.targets_left?.length ? rules.targets_left : rules.intents?.[actor]?.targets ?? [];
+  const standing = aimed.find((t) => rules.contestants.some((c) => c.id === t && !c.out && !c.withdrawn));
+  const defender = shot ?? standing ?? rules.contestants.find((c) => c.id !== actor)?.id;
+  const [a, setA] = useState("");
+  const [d, setD] = useState("");
+  const face = (text) => (String(text).trim() === "" ? null : Number(text));
+  return html`<${ActionForm} run=${() => act({ type: `${prefix}.roll`, faces: [face(a), face(d)] })} label="Enter the faces" testid="faces">
+    <p>Physical dice: type the d20 faces rolled at the table (leave empty for a side that rolls no die).</p>
+    <div class="grid">
+      <${Field} type="number" min="1" max="20" label=${`${who[actor]}'s die (acting)`} name="face-actor" value=${a} onInput=${setA} testid="face-actor" />
+      <${Field} type="number" min="1" max="20" label=${`${who[defender]}'s die`} name="face-defender" value=${d} onInput=${setD} testid="face-defender" />
+    </div>
+  <//>`;
+}
+
+// The GM's correction of a contestant's AP, sent as ``<prefix>.adjust``.
+export function AdjustForm({ view, act, prefix }) {
+  const rules = view.rules;
+  const [who, setWho] = useState(rules.contestants[0]?.id ?? "");
+  const [delta, setDelta] = useState("");
+  const [reason, setReason] = useState("");
+  return html`<details class="adjust"><summary>Adjust AP</summary>
+    <${ActionForm} run=${() => act({ type: `${prefix}.adjust`, contestant: who, delta: Number(delta), reason })} label="Adjust" kind="">
+      <div class="grid">
+        <${Select} label="Contestant" name="adjust-who" value=${who} onChange=${setWho} options=${rules.contestants.map((c) => [c.id, c.name])} />
+        <${Field} type="number" label="Change (+/−)" name="adjust-delta" value=${delta} onInput=${setDelta} hint="e.g. -2 or 3" />
+        <${Field} label="Reason" name="adjust-reason" value=${reason} onInput=${setReason} hint="Shown in the log." />
+      </div>
+    <//>
+  </details>`;
+}
+
+// The contestants' cards of a board; ``detail(c)`` adds to the ability line.
+export function ContestantCards({ view, detail = () => "" }) {
+  return html`<div class="contestants">
+      ${view.rules.contestants.map(
+        (c) => html`<article class=${`contestant ${c.controlled_by_you ? "yours" : ""} ${c.out ? "out" : ""}`} key=${c.id} data-testid=${`contestant-${c.id}`}>
+          <h3>${c.name}${c.controlled_by_you ? html` <span class="tag">yours</span>` : ""}</h3>
+          <p class="ability">${c.ability}${c.rating !== null ? ` ${c.rating}` : ""}${detail(c)}</p>
+          <p class="ap"><span class="ap-value" data-testid=${`ap-${c.id}`}>${c.ap === null ? "?" : c.ap}</span> AP
+            ${c.ap === null ? html`<small> (hidden until it changes)</small>` : ""}
+            ${c.starting_ap !== null ? html`<small> of ${c.starting_ap} at the start</small>` : ""}</p>
+          ${c.hero_points !== null && html`<p class="hero">Hero points: <span data-testid=${`hero-${c.id}`}>${c.hero_points}</span></p>`}
+          ${c.out && html`<p class="tag bad">out (0 AP or less)</p>`}
+        </article>`,
+      )}
+    </div>`;
+}
+
+// The GM's swap of the round's order, before its first roll (or null).
+export function swapOrder({ view, gm, act, prefix }) {
+  const rules = view.rules;
+  if (!gm || rules.next_actor !== rules.order[0] || rules.order.length < 2) return null;
+  return html`<${ActionButton} key="order" label="Swap the order" run=${() => act({ type: `${prefix}.set_order`, order: [...rules.order].reverse() })}
+    title="Before the round's first roll only" />`;
+}
+
+// Rolling the next exchange: the faces form, the roll button, or what the viewer waits for.
+export function rollPart({ view, gm, own, act, prefix }) {
+  const rules = view.rules;
+  const actor = rules.next_actor;
+  if (!actor) return null;
+  const who = names(view);
+  const mineToAct = own.some((c) => c.id === actor);
+  if (view.dice === "physical" && (gm || (mineToAct && rules.players_type_faces))) {
+    return html`<${FacesForm} key="faces" view=${view} act=${act} prefix=${prefix} />`;
+  }
+  if (view.dice === "server" && (gm || mineToAct)) {
+    return html`<${ActionButton} key="roll" kind="primary" label=${`Roll ${who[actor]}'s exchange`} run=${() => act({ type: `${prefix}.roll` })} testid="roll" />`;
+  }
+  return html`<p key="wait">${who[actor]}'s exchange: ${view.dice === "physical" ? "the GM enters the faces rolled at the table" : "waiting for the roll"}.</p>`;
+}
+
+// After the dice: each of the viewer's contestants that may spend a hero point, and the GM's confirmation.
+export function heroPointParts({ view, gm, own, act, prefix, note = "" }) {
+  const x = view.rules.exchange;
+  const parts = [];
+  for (const c of own) {
+    if (!x.hero_points_pending.includes(c.id)) continue;
+    parts.push(html`<div key=${`hero-${c.id}`} class="hero-prompt" role="group" aria-label=${`Hero point for ${c.name}`}>
+        <p>${c.name} may spend a hero point (${c.hero_points} left) to raise its result one step${note}.</p>
+        <${ActionButton} kind="primary" label="Spend a hero point" run=${() => act({ type: `${prefix}.spend_hero_point`, contestant: c.id })} testid=${`spend-${c.id}`} />
+        <${ActionButton} label="Keep the result" run=${() => act({ type: `${prefix}.pass_hero_point`, contestant: c.id })} testid=${`pass-${c.id}`} />
+      </div>`);
+  }
+  if (gm) parts.push(html`<${ActionButton} key="confirm" label="Confirm: apply the exchange now" run=${() => act({ type: `${prefix}.confirm` })} testid="confirm" />`);
+  return parts;
+}
