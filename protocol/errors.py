@@ -8,6 +8,7 @@ import msgspec
 BAD_FRAME = "protocol/bad_frame"  # not JSON, or not a message at all
 UNKNOWN_MESSAGE = "protocol/unknown_message"  # a tag no message type has
 BAD_FIELD = "protocol/bad_field"  # a field of the wrong type or value
+WRONG_PATH = "protocol/wrong_path"  # a WebSocket opened elsewhere than /ws (the error names /ws, then 1008)
 
 # who may do what
 UNAUTHENTICATED = "auth/unauthenticated"

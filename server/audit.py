@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import sys
 from collections.abc import Sequence
 from pathlib import Path
@@ -10,34 +11,64 @@ from typing import Any
 
 import msgspec
 
-from protocol.codec import decode, encode
+from clients.python import render
+from protocol.codec import decode, encode, to_builtins
 from protocol.common import SPECTATOR, Actor
 from protocol.errors import Refused
-from protocol.events import ContestCreated, Envelope
+from protocol.events import Concluded, ContestCreated, Declared, Envelope, Redone, Revealed, Rewound, Undone
+from server.cli import UserError
+from server.datadir import sqlite_path
 from server.engine.audit import Finding, audit
 from server.engine.contest import fold
 from server.engine.registry import ruleset as ruleset_named
 from server.engine.ruleset import Ruleset, Viewer
 from server.engine.timeline import describe
 from server.engine.views import contest_view, event_for, may_see, viewer_for
-from server.store import open_store
+from server.store import EventStore, open_store
+
+EngineEvent = ContestCreated | Declared | Revealed | Undone | Rewound | Redone | Concluded
 
 
 async def export_contest(store_spec: str, contest: str, output: str) -> int:
-    store = open_store(store_spec)
+    target = None if output == "-" else Path(output)
+    if target is not None and not target.parent.is_dir():
+        raise UserError(f"-o {output}: no folder {str(target.parent)!r} to write into")
+    store = open_existing(store_spec)
     try:
         records = await store.read(contest)
     finally:
         await store.close()
     if not records:
-        print(f"agon export: no contest {contest!r} in {store_spec}", file=sys.stderr)
-        return 1
+        raise UserError(f"no contest {contest!r} in {store_spec}")
     lines = b"".join(r.data + b"\n" for r in records)
-    if output == "-":
+    if target is None:
         sys.stdout.buffer.write(lines)
     else:
-        Path(output).write_bytes(lines)
+        try:
+            target.write_bytes(lines)
+        except OSError as error:
+            raise UserError(f"-o {output}: cannot write: {error.strerror}") from None
     return 0
+
+
+def open_existing(spec: str) -> EventStore:
+    """Open a store to read from: a sqlite file that does not exist is a mistake, never created."""
+    path = sqlite_path(spec)
+    if path is not None and not path.is_file():
+        raise UserError(f"no store at {path} (set AGON_DATA or pass --store)")
+    try:
+        return open_store(spec)
+    except ValueError as error:
+        raise UserError(str(error), 2) from None
+
+
+def _read_file(path: str) -> bytes:
+    try:
+        return Path(path).read_bytes()
+    except FileNotFoundError:
+        raise UserError(f"no such file: {path}") from None
+    except OSError as error:
+        raise UserError(f"cannot read {path}: {error.strerror}") from None
 
 
 def read_log(data: bytes) -> tuple[list[Envelope], Finding | None]:
@@ -54,7 +85,7 @@ def read_log(data: bytes) -> tuple[list[Envelope], Finding | None]:
 
 
 def verify_file(path: str) -> int:
-    envelopes, finding = read_log(Path(path).read_bytes())
+    envelopes, finding = read_log(_read_file(path))
     if finding is None:
         report = audit(envelopes)
         finding = report.finding
@@ -69,57 +100,130 @@ def verify_file(path: str) -> int:
 
 
 def parse_viewer(text: str, created: ContestCreated) -> Actor:
+    """``gm``, ``spectator`` or ``player:SEAT`` for a seat the contest has (else UserError)."""
     if text == "gm":
         gm = next(s for s in created.seats if s.role == "gm")
         return Actor(gm.id, "gm")
     if text == "spectator":
         return Actor(SPECTATOR, "spectator")  # the live server's spectator principal, never a seat's
     if text.startswith("player:"):
-        return Actor(text.removeprefix("player:"), "player")
-    raise ValueError(f"--as: {text!r} is not gm, player:SEAT or spectator")
+        seat = text.removeprefix("player:")
+        players = [s.id for s in created.seats if s.role == "player"]
+        if seat not in players:
+            raise UserError(f"--as {text}: no player seat {seat!r} (seats: {', '.join(players) or 'none'})", 2)
+        return Actor(seat, "player")
+    raise UserError(f"--as {text}: use gm, player:SEAT or spectator", 2)
 
 
-def timeline_line(ruleset: Ruleset[Any], envelope: Envelope, viewer: Viewer) -> str:
+class Line(msgspec.Struct, frozen=True):
+    """One event of the timeline as a viewer may see it."""
+
+    version: int
+    at: str
+    kind: str
+    actor: str
+    text: str
+    sealed: bool  # the viewer sees only the commitment
+    undone: bool  # not in the effective history (undone or rewound, and not redone)
+
+
+def timeline_line(ruleset: Ruleset[Any], envelope: Envelope, viewer: Viewer, effective: set[int]) -> Line:
     """One line of the timeline, written from the event as this viewer may see it."""
     shown = event_for(envelope, viewer)
-    kind = type(shown.event).__struct_config__.tag
-    sealed = " [sealed]" if not may_see(envelope, viewer) else ""
-    text = describe(ruleset, shown.event, envelope.actor.principal)
-    return f"{envelope.version:>5}  {envelope.at}  {kind}{sealed}  {text}"
+    event = shown.event
+    step = isinstance(event, Declared | Revealed) or not isinstance(event, EngineEvent)
+    return Line(
+        version=envelope.version,
+        at=envelope.at,
+        kind=type(event).__struct_config__.tag,  # type: ignore[arg-type]
+        actor=envelope.actor.principal,
+        text=describe(ruleset, event, envelope.actor.principal),
+        sealed=not may_see(envelope, viewer),
+        undone=step and envelope.version not in effective,
+    )
 
 
-async def replay(source: str, store_spec: str, at: int | None, viewer_text: str) -> int:
-    if Path(source).is_file():
-        envelopes, finding = read_log(Path(source).read_bytes())
+async def replay(source: str, store_spec: str, at: int | None, viewer_text: str, shape: str = "text") -> int:
+    path = Path(source)
+    if path.is_file():
+        envelopes, finding = read_log(_read_file(source))
         if finding is not None:
-            print(f"agon replay: {finding}", file=sys.stderr)
-            return 1
+            raise UserError(f"{source}: {finding}")
+    elif path.exists():
+        raise UserError(f"{source} is a folder, not an exported log")
+    elif looks_like_a_file(source):
+        raise UserError(f"no such file: {source}")
     else:
-        store = open_store(store_spec)
+        store = open_existing(store_spec)
         try:
             envelopes = [decode(r.data, Envelope) for r in await store.read(source)]
         finally:
             await store.close()
-    return _print_replay(envelopes, at, viewer_text)
-
-
-def _print_replay(envelopes: Sequence[Envelope], at: int | None, viewer_text: str) -> int:
-    if not envelopes or not isinstance(envelopes[0].event, ContestCreated):
-        print("agon replay: no contest in that source", file=sys.stderr)
-        return 1
-    created = envelopes[0].event
-    envelopes = [e for e in envelopes if at is None or e.version <= at]
-    try:
-        actor = parse_viewer(viewer_text, created)
-        rules = ruleset_named(created.ruleset)
-    except (ValueError, Refused) as exc:
-        print(f"agon replay: {exc}", file=sys.stderr)
-        return 2
-    viewer = viewer_for(actor, created.seats)
-    for envelope in envelopes:
-        print(timeline_line(rules, envelope, viewer))
-    contest = fold(rules, envelopes)
-    view = contest_view(rules, contest, viewer)
-    print(f"--- state at version {contest.version} as {viewer_text} ---")
-    print(json.dumps(json.loads(encode(view)), indent=2, sort_keys=True))
+        if not envelopes:
+            raise UserError(f"no file and no contest named {source!r} (in {store_spec})")
+    sys.stdout.write(render_replay(envelopes, at, viewer_text, shape))
     return 0
+
+
+def looks_like_a_file(source: str) -> bool:
+    """A path, not a contest id: it names a folder or has a file suffix."""
+    return "/" in source or os.sep in source or Path(source).suffix.lower() in FILE_SUFFIXES
+
+
+FILE_SUFFIXES = {".jsonl", ".json", ".ndjson", ".log", ".txt", ".agon"}
+
+
+def render_replay(envelopes: Sequence[Envelope], at: int | None, viewer_text: str, shape: str) -> str:
+    if not envelopes or not isinstance(envelopes[0].event, ContestCreated):
+        raise UserError("no contest in that source")
+    created = envelopes[0].event
+    head = envelopes[-1].version
+    if at is not None and at > head:
+        raise UserError(f"--at {at}: the contest has {head} events", 2)
+    envelopes = [e for e in envelopes if at is None or e.version <= at]
+    actor = parse_viewer(viewer_text, created)
+    try:
+        rules = ruleset_named(created.ruleset)
+    except Refused as refused:
+        raise UserError(refused.message) from None
+    viewer = viewer_for(actor, created.seats)
+    contest = fold(rules, envelopes)
+    effective = {step.version for step in contest.history}
+    timeline = [timeline_line(rules, envelope, viewer, effective) for envelope in envelopes]
+    view = json.loads(encode(contest_view(rules, contest, viewer)))
+    match shape:
+        case "json":
+            return json.dumps({"timeline": to_builtins(timeline), "view": view}, ensure_ascii=False, indent=2) + "\n"
+        case "markdown":
+            return _markdown(created, timeline, view, viewer_text)
+        case _:
+            return _text(timeline, view, viewer_text)
+
+
+def _text(timeline: Sequence[Line], view: Any, viewer_text: str) -> str:
+    out = []
+    for line in timeline:
+        marks = (" [sealed]" if line.sealed else "") + (" [undone]" if line.undone else "")
+        out.append(f"{line.version:>5}  {line.at}  {line.kind}{marks}  {line.text}")
+    out.append(f"--- the contest at version {view['version']}, as {viewer_text} saw it ---")
+    out.append(render.text(view))
+    return "\n".join(out) + "\n"
+
+
+def _markdown(created: ContestCreated, timeline: Sequence[Line], view: Any, viewer_text: str) -> str:
+    title = created.title or view["contest"]
+    out = [
+        f"# {title}",
+        "",
+        f"*A contest under the `{created.ruleset}` rules, as {viewer_text} saw it.*",
+        "",
+        "## What happened",
+        "",
+    ]
+    for line in timeline:
+        text = f"**{line.version}.** {line.text}"
+        if line.sealed:
+            text += " *(sealed)*"
+        out.append(f"- ~~{text}~~ *(undone)*" if line.undone else f"- {text}")
+    out += ["", f"## Where it stands (version {view['version']})", "", "```", render.text(view), "```", ""]
+    return "\n".join(out)

@@ -1,0 +1,38 @@
+"""Agon's Python client: ``table = await join(link)``, then ``table.view``, ``table.client.changes()`` and
+the ruleset's typed commands (``await table.intent("aria", "lunge", bid=4)``). See docs/client.md."""
+
+from clients.python.client import AgonClient
+from clients.python.core import ClientCore
+from clients.python.errors import (
+    AuthRefusal,
+    ContestRefusal,
+    Disconnected,
+    ProtocolRefusal,
+    Refusal,
+    RetryLater,
+    RuleRefusal,
+)
+from clients.python.join import join
+from clients.python.links import BadLink, Invitation, parse
+from clients.python.mirror import ContestMirror
+from clients.python.rulesets.extended import Extended
+from clients.python.table import Table
+
+__all__ = [
+    "AgonClient",
+    "AuthRefusal",
+    "BadLink",
+    "ClientCore",
+    "ContestMirror",
+    "ContestRefusal",
+    "Disconnected",
+    "Extended",
+    "Invitation",
+    "ProtocolRefusal",
+    "Refusal",
+    "RetryLater",
+    "RuleRefusal",
+    "Table",
+    "join",
+    "parse",
+]

@@ -7,7 +7,9 @@
     await client.wait_version(created.contest, ack.version)      # mirror.doc is the view at that version
 
 Every patch is checked against its ``view_hash``; on a mismatch the client asks for a fresh view by
-itself. ``reconnect()`` resumes every followed contest from the last version seen.
+itself. ``reconnect()`` resumes every followed contest from the last version seen; with ``resume=True``
+the client does so by itself, with backoff, whenever the connection drops. The protocol logic is
+``core.ClientCore`` (no I/O); this class is its socket loop.
 """
 
 from __future__ import annotations
@@ -16,16 +18,18 @@ import asyncio
 import contextlib
 import itertools
 import logging
+import random
 import uuid
-from collections.abc import Callable, Sequence
-from typing import Any, assert_never
+from collections.abc import AsyncIterator, Callable, Sequence
+from typing import Any, cast
 
-import msgspec
 from websockets.asyncio.client import ClientConnection, connect
-from websockets.exceptions import ConnectionClosed
+from websockets.exceptions import ConnectionClosed, InvalidHandshake
 
+from clients.python.core import Answered, Changed, ClientCore, Noticed, Ponged, Refused, Send, Welcomed
+from clients.python.errors import Disconnected, Refusal, refusal
 from clients.python.mirror import ContestMirror
-from protocol.codec import decode, encode
+from protocol.codec import encode
 from protocol.events import Command, CreateContest
 from protocol.messages import (
     Ack,
@@ -40,41 +44,38 @@ from protocol.messages import (
     Hello,
     ListContests,
     Notice,
-    Patch,
     Ping,
-    Pong,
     Resync,
-    ServerMessage,
     Unfollow,
-    Welcome,
 )
+
+__all__ = ["AgonClient", "Disconnected", "Refusal"]
 
 log = logging.getLogger(__name__)
 
 DEFAULT_TIMEOUT = 10.0
 
-
-class Refusal(Exception):
-    """The server answered with an error (a stable ``code`` and a message)."""
-
-    def __init__(self, error: Error) -> None:
-        super().__init__(f"{error.code}: {error.message}")
-        self.error = error
-        self.code = error.code
-        self.message = error.message
-
-
-class Disconnected(Exception):
-    """The connection closed before the answer arrived."""
+Listener = Callable[[ContestMirror], None]
+_CLOSED = cast(ContestMirror, object())  # ends the iterators of changes()
 
 
 class AgonClient:
-    def __init__(self, url: str, *, origin: str | None = None, record_frames: bool = False) -> None:
+    def __init__(
+        self, url: str, *, origin: str | None = None, record_frames: bool = False, resume: bool = False
+    ) -> None:
         self.url = url
         self.origin = origin
         self.record_frames = record_frames
+        self.resume = resume  # reconnect and resume by itself when the connection drops
+        self.backoff = (0.1, 5.0)  # first and longest wait between attempts to resume, in seconds
         self.frames: list[str] = []  # every frame received, as text (with record_frames)
-        self.mirrors: dict[str, ContestMirror] = {}
+        self.core = ClientCore()
+        self.mirrors = self.core.mirrors
+        self._listeners: list[Listener] = []
+        self._notice_listeners: list[Callable[[Notice], None]] = []
+        self._queues: list[tuple[str | None, asyncio.Queue[ContestMirror]]] = []
+        self._closed = False
+        self._resuming: asyncio.Task[None] | None = None
         self.errors: list[Error] = []  # errors that answer no request (bad frames, rate limits, ...)
         self.owner: str | None = None  # the owner token (given, or received on creating a contest)
         self._ws: ClientConnection | None = None
@@ -97,10 +98,11 @@ class AgonClient:
         origin: str | None = None,
         record_frames: bool = False,
         hello: bool = True,
+        resume: bool = False,
         timeout: float = DEFAULT_TIMEOUT,
     ) -> AgonClient:
         """Open a connection and say hello (following ``follow``), unless ``hello`` is False."""
-        client = cls(url, origin=origin, record_frames=record_frames)
+        client = cls(url, origin=origin, record_frames=record_frames, resume=resume)
         client.owner = owner
         await client._open(timeout)
         if hello:
@@ -128,16 +130,33 @@ class AgonClient:
         """A new connection that resumes every followed contest from the last version seen."""
         await self._drop()
         await self._open(timeout)
-        follows = [
-            Follow(contest=m.contest, token=m.token, after=m.version if m.in_sync and m.version else None)
-            for m in self.mirrors.values()
-        ]
-        await self.hello(follows, timeout=timeout)
+        await self.hello(self.core.resumes(), timeout=timeout)
+
+    async def _resume_with_backoff(self) -> None:
+        """Reconnect until it works (waits doubling from ``backoff[0]`` up to ``backoff[1]``, with jitter)."""
+        wait, longest = self.backoff
+        while not self._closed:
+            await asyncio.sleep(wait * random.uniform(0.5, 1.0))
+            try:
+                await self.reconnect()
+                log.info("resumed %s", ", ".join(self.mirrors) or "the connection")
+                return
+            except (OSError, TimeoutError, Disconnected, Refusal, InvalidHandshake) as error:
+                log.info("cannot resume yet: %s", error)
+                wait = min(wait * 2, longest)
 
     async def close(self) -> None:
+        self._closed = True
+        resuming, self._resuming = self._resuming, None
+        if resuming is not None and resuming is not asyncio.current_task():
+            resuming.cancel()
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await resuming
         if self._ws is not None:
             await self._ws.close()
         await self._drop()
+        for _, queue in self._queues:
+            queue.put_nowait(_CLOSED)
 
     def abort(self) -> None:
         """Kill the socket without a closing handshake (as a crash or a lost network would)."""
@@ -176,13 +195,13 @@ class AgonClient:
             return await waiting
 
     async def unfollow(self, contest: str) -> None:
-        self.mirrors.pop(contest, None)
+        self.core.forget(contest)
         await self._send(Unfollow(contest=contest))
 
     async def command(
         self, contest: str, command: Command, *, id: str | None = None, timeout: float = DEFAULT_TIMEOUT
     ) -> Ack:
-        """Send a command; its ack (raises Refusal with the server's code when refused)."""
+        """Send a command; its ack (raises a Refusal subclass with the server's code when refused)."""
         id = id or uuid.uuid4().hex
         answer: Ack = await self._request(id, Execute(id=id, contest=contest, command=command), timeout)
         return answer
@@ -217,6 +236,48 @@ class AgonClient:
             raise Disconnected("not connected")
         await self._ws.send(data)
 
+    # --- changes of the view -------------------------------------------------------------------------
+
+    def on_change(self, listener: Listener) -> Callable[[], None]:
+        """Call ``listener(mirror)`` after every change of any followed view; returns a function to stop."""
+        self._listeners.append(listener)
+        return lambda: self._listeners.remove(listener)
+
+    def on_notice(self, listener: Callable[[Notice], None]) -> Callable[[], None]:
+        """Call ``listener(notice)`` for every notice (a readable line per event); returns a function to stop."""
+        self._notice_listeners.append(listener)
+        return lambda: self._notice_listeners.remove(listener)
+
+    async def changes(self, contest: str | None = None) -> AsyncIterator[ContestMirror]:
+        """The view of ``contest`` (or of each contest) now, then at every change, until the client is closed.
+
+        Each item is the mirror, whose ``doc`` is the latest view: a slow consumer may see a later view
+        than the change that woke it, never an older one."""
+        queue: asyncio.Queue[ContestMirror] = asyncio.Queue()
+        for mirror in self.mirrors.values():
+            if mirror.in_sync and contest in (None, mirror.contest):
+                queue.put_nowait(mirror)
+        entry = (contest, queue)
+        self._queues.append(entry)
+        try:
+            while True:
+                mirror = await queue.get()
+                if mirror is _CLOSED:
+                    return
+                yield mirror
+        finally:
+            self._queues.remove(entry)
+
+    def _changed_view(self, mirror: ContestMirror) -> None:
+        for listener in list(self._listeners):
+            try:
+                listener(mirror)
+            except Exception:
+                log.exception("a view listener failed")
+        for contest, queue in self._queues:
+            if contest is None or contest == mirror.contest:
+                queue.put_nowait(mirror)
+
     # --- waiting ------------------------------------------------------------------------------------
 
     async def wait_for(self, predicate: Callable[[], bool], timeout: float = DEFAULT_TIMEOUT) -> None:
@@ -249,9 +310,7 @@ class AgonClient:
         await self._ws.send(encode(message), text=True)
 
     def _expect_welcome(self, contest: str, token: str) -> asyncio.Future[ContestMirror]:
-        mirror = self.mirrors.get(contest)
-        if mirror is None or mirror.token != token:
-            self.mirrors[contest] = ContestMirror(contest=contest, token=token)
+        self.core.expect(contest, token)
         waiter: asyncio.Future[ContestMirror] = asyncio.get_running_loop().create_future()
         self._following[contest] = waiter
         return waiter
@@ -285,18 +344,22 @@ class AgonClient:
                 text = frame if isinstance(frame, str) else frame.decode("utf-8", "replace")
                 if self.record_frames:
                     self.frames.append(text)
-                try:
-                    message: ServerMessage = decode(text, ServerMessage)  # type: ignore[arg-type]
-                except (msgspec.DecodeError, msgspec.ValidationError) as error:
-                    log.warning("ignoring a frame the client cannot read: %s", error)
-                    continue
-                await self._receive(message)
+                for output in self.core.receive(text):
+                    await self._act(output)
                 self._notify()
         except ConnectionClosed:
             pass
         finally:
             self._fail_pending(Disconnected(f"connection closed ({ws.close_code})"))
             self._notify()
+            if self.resume and not self._closed and self._ws is ws and self._resuming is None:
+                self._resuming = asyncio.get_running_loop().create_task(self._resume())
+
+    async def _resume(self) -> None:
+        try:
+            await self._resume_with_backoff()
+        finally:
+            self._resuming = None
 
     def _fail_pending(self, error: Exception) -> None:
         for waiter in [*self._pending.values(), *self._following.values(), *self._pongs.values()]:
@@ -307,33 +370,28 @@ class AgonClient:
         self._following.clear()
         self._pongs.clear()
 
-    async def _receive(self, message: ServerMessage) -> None:
-        match message:
-            case Welcome():
-                mirror = self.mirrors.get(message.contest)
-                if mirror is None:
-                    return
-                if not mirror.welcome(message):
-                    await self.resync(message.contest)
-                    return  # the fresh view's welcome resolves the follow
-                self._resolve(self._following.pop(message.contest, None), mirror)
-            case Patch():
-                mirror = self.mirrors.get(message.contest)
-                if mirror is not None and not mirror.patch(message):
-                    log.warning("view of %s out of sync at %d: asking for a fresh one", message.contest, message.to)
-                    await self.resync(message.contest)
-            case Notice():
-                mirror = self.mirrors.get(message.contest)
-                if mirror is not None:
-                    mirror.notices.append(message)
-            case Ack() | Created() | Contests():
-                self._resolve(self._pending.pop(message.id, None), message)
-            case Error():
-                self._error(message)
-            case Pong():
-                self._resolve(self._pongs.pop(message.nonce, None), None)
+    async def _act(self, output: Any) -> None:
+        match output:
+            case Send(message=message):
+                await self._send(message)
+            case Welcomed(mirror=mirror):
+                self._resolve(self._following.pop(mirror.contest, None), mirror)
+            case Changed(mirror=mirror):
+                self._changed_view(mirror)
+            case Noticed(notice=notice):
+                for listener in list(self._notice_listeners):
+                    try:
+                        listener(notice)
+                    except Exception:
+                        log.exception("a notice listener failed")
+            case Answered(id=id, message=message):
+                self._resolve(self._pending.pop(id, None), message)
+            case Refused(error=error):
+                self._error(error)
+            case Ponged(nonce=nonce):
+                self._resolve(self._pongs.pop(nonce, None), None)
             case _:
-                assert_never(message)
+                raise AssertionError(f"unknown output {output!r}")
 
     def _error(self, error: Error) -> None:
         if error.id is not None and error.id in self._pending:
@@ -351,4 +409,4 @@ class AgonClient:
     @staticmethod
     def _reject(waiter: asyncio.Future[Any], error: Error) -> None:
         if not waiter.done():
-            waiter.set_exception(Refusal(error))
+            waiter.set_exception(refusal(error))

@@ -17,8 +17,13 @@ from urllib.parse import urlsplit
 
 from websockets.asyncio.server import Server, ServerConnection
 from websockets.asyncio.server import serve as ws_serve
+from websockets.exceptions import ConnectionClosed
 from websockets.frames import CloseCode
 
+from protocol import errors
+from protocol.codec import encode
+from protocol.messages import Error
+from server.datadir import sqlite_path
 from server.net.auth import Tokens, server_secret
 from server.net.connection import Connection
 from server.net.context import ServerContext
@@ -29,7 +34,7 @@ from server.net.metrics import ServerMetrics
 from server.net.settings import DEFAULT_HOST, DEFAULT_PORT, Settings
 from server.service import ContestService
 from server.store import DEFAULT_SPEC, open_store
-from server.store.port import EventStore
+from server.store.port import EventStore, StoreError
 
 log = logging.getLogger(__name__)
 
@@ -64,6 +69,9 @@ class AgonServer:
             self.context.hub.spawn(feed.resync())
 
     async def _handle(self, ws: ServerConnection) -> None:
+        if ws.request is not None and urlsplit(ws.request.path).path != WS_PATH:
+            await _wrong_path(ws)
+            return
         await Connection(ws, self.context).run()
 
     async def start(self) -> None:
@@ -134,8 +142,19 @@ class AgonServer:
         await self.shutdown()
 
 
-async def serve(settings: Settings, store: EventStore, stop: asyncio.Event) -> None:
+async def _wrong_path(ws: ServerConnection) -> None:
+    """A WebSocket opened on another path than ``/ws``: say where to connect, then close (1008)."""
+    where = f"the Agon WebSocket is at {WS_PATH}: connect to ws://HOST:PORT{WS_PATH}"
+    with contextlib.suppress(ConnectionClosed):
+        await ws.send(encode(Error(code=errors.WRONG_PATH, message=where)), text=True)
+        await ws.close(CloseCode.POLICY_VIOLATION, f"use {WS_PATH}")
+
+
+async def serve(settings: Settings, store: EventStore, stop: asyncio.Event, spec: str = "") -> None:
     """Serve until ``stop`` is set, then shut down gracefully."""
+    contests = len(await store.contests())
+    held = f"{contests} contest" + ("" if contests == 1 else "s")
+    print(f"agon: store {_redacted(spec) or describe(store)} ({held})", flush=True)
     async with AgonServer(settings, store) as server:
         print(f"agon: serving on {server.url}  (WebSocket {server.ws_url}, store {describe(store)})", flush=True)
         await stop.wait()
@@ -161,7 +180,11 @@ async def _main(settings: Settings, spec: str) -> int:
         with contextlib.suppress(NotImplementedError):
             loop.add_signal_handler(signum, stop.set)
     try:
-        await serve(settings, store, stop)
+        await serve(settings, store, stop, spec)
+    except StoreError as error:
+        print(f"agon serve: cannot open the store {_redacted(spec)}: {error.message}", file=sys.stderr)
+        await store.close()
+        return 1
     except OSError as error:
         print(f"agon serve: cannot serve on {settings.host}:{settings.port}: {error}", file=sys.stderr)
         await store.close()
@@ -169,14 +192,20 @@ async def _main(settings: Settings, spec: str) -> int:
     return 0
 
 
-def run(host: str = DEFAULT_HOST, port: int = DEFAULT_PORT, store: str | None = None) -> int:
-    """The ``agon serve`` command: the embedded sqlite store unless a Redis URL is named."""
+def run(host: str = DEFAULT_HOST, port: int = DEFAULT_PORT, store: str | None = None, create: bool = False) -> int:
+    """The ``agon serve`` command: the embedded sqlite store unless a Redis URL is named.
+
+    A sqlite file that does not exist is created only with ``create``: a typo in a path must not start a
+    second, empty store (with a secret of its own)."""
     spec = store or DEFAULT_SPEC
+    path = sqlite_path(spec)
+    if path is not None and not path.exists() and not create:
+        print(f"agon serve: no store at {path}: pass --create to start a new one there", file=sys.stderr)
+        return 1
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     logging.getLogger("websockets").setLevel(logging.WARNING)
     try:
         settings = Settings.from_env(host, port, spec)
-        log.info("store %s", _redacted(spec))
         return asyncio.run(_main(settings, spec))
     except (OSError, ValueError) as error:
         print(f"agon serve: {error}", file=sys.stderr)

@@ -1,7 +1,8 @@
 """The plain HTTP side of the server, answered during the opening handshake (websockets' ``process_request``).
 
 - ``GET /``              what this is and where the WebSocket is
-- ``GET /ws``            the WebSocket (origin checked; 503 while shutting down)
+- ``GET /ws``            the WebSocket (origin checked; 503 while shutting down); a WebSocket opened on
+                         ``/`` gets an ``error`` (``protocol/wrong_path``) naming ``/ws``, then a close
 - ``GET /healthz``       200 with the store's status, 503 when the store is unreachable
 - ``GET /metrics``       Prometheus text
 - ``GET /api/contests``  the contests of the owner whose token is in ``Authorization: Bearer <owner token>``
@@ -113,10 +114,15 @@ def _bearer(request: Request) -> str | None:
     return header.removeprefix("Bearer ").strip() or None
 
 
+def _upgrading(request: Request) -> bool:
+    """A WebSocket handshake (answered on ``/`` with an error naming ``/ws``, see ``app.AgonServer``)."""
+    return request.headers.get("Upgrade", "").lower() == "websocket"
+
+
 def http_handler(ctx: ServerContext) -> RequestHandler:
     async def handle(connection: ServerConnection, request: Request) -> Response | None:
         path = urlsplit(request.path).path
-        if path == WS_PATH:
+        if path == WS_PATH or (path == "/" and _upgrading(request)):
             if ctx.draining:
                 return _respond(connection, HTTPStatus.SERVICE_UNAVAILABLE, "shutting down\n", "text/plain")
             if not host_allowed(request.headers.get("Host"), ctx.settings):

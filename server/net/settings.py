@@ -7,6 +7,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
+from server import datadir
+
 DEFAULT_HOST = "127.0.0.1"
 DEFAULT_PORT = 8765
 DEFAULT_DATA = Path("agon-data")
@@ -71,9 +73,9 @@ class Settings:
 
 
 def data_dir_for(store: str | None, env: Mapping[str, str]) -> Path:
-    """AGON_DATA if set; else the directory of the sqlite file; else ``agon-data``."""
+    """AGON_DATA if set; else the directory of the sqlite file; else the default data folder."""
     if env.get("AGON_DATA"):
         return Path(env["AGON_DATA"])
     if store is not None and store.startswith("sqlite:") and store.removeprefix("sqlite:"):
         return Path(store.removeprefix("sqlite:")).parent
-    return DEFAULT_DATA
+    return datadir.data_dir(env)

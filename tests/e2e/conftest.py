@@ -20,7 +20,7 @@ AGON = str(Path(sys.executable).with_name("agon"))
 SECRET = "e2e-test-secret-0123456789abcdef"
 
 
-SERVE = [AGON, "serve"]
+SERVE = [AGON, "serve", "--create"]
 
 
 def free_port() -> int:

@@ -1,0 +1,167 @@
+#!/usr/bin/env -S node --experimental-websocket
+// An Agon spectator in Node.js, written from docs/protocol.md: it follows one contest from an invitation
+// link, applies every patch with fast-json-patch, checks each view_hash (asking for a fresh view on a
+// mismatch), prints the contest as it changes, and resumes after a lost connection.
+//
+//   node --experimental-websocket spectator.mjs 'http://127.0.0.1:8765/#agon1....' [--until-concluded] [--final]
+//
+// --until-concluded  exit once the contest is concluded
+// --final            on exit, print the last view as one line: FINAL <canonical JSON>
+
+import { createHash } from "node:crypto";
+import fastJsonPatch from "fast-json-patch";
+
+const { applyPatch } = fastJsonPatch;
+
+// --- the link and the token ------------------------------------------------------------------------------
+
+export function parseLink(link) {
+  const match = /agon1\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+/.exec(link.split("#")[1] ?? "");
+  if (!match) throw new Error("the link holds no token after '#': copy the whole invitation link");
+  const token = match[0];
+  const claims = JSON.parse(Buffer.from(token.split(".")[1], "base64url").toString("utf8"));
+  const url = new URL(link);
+  const scheme = url.protocol === "https:" ? "wss:" : "ws:";
+  return { token, contest: claims.contest, role: claims.role, server: `${scheme}//${url.host}/ws` };
+}
+
+// --- view_hash: SHA-256 of the canonical JSON (sorted keys, no whitespace, UTF-8), first 16 hex digits ------
+
+export function canonical(value) {
+  if (Array.isArray(value)) return `[${value.map(canonical).join(",")}]`;
+  if (value !== null && typeof value === "object") {
+    const keys = Object.keys(value).sort();
+    return `{${keys.map((k) => `${JSON.stringify(k)}:${canonical(value[k])}`).join(",")}}`;
+  }
+  return JSON.stringify(value);
+}
+
+export function viewHash(view) {
+  return createHash("sha256").update(canonical(view), "utf8").digest("hex").slice(0, 16);
+}
+
+// --- printing ---------------------------------------------------------------------------------------------
+
+function summary(view) {
+  const rules = view.rules ?? {};
+  const sides = (rules.contestants ?? [])
+    .map((c) => `${c.name} ${c.ap === null || c.ap === undefined ? "?" : c.ap} AP${c.out ? " (out)" : ""}`)
+    .join(" · ");
+  const outcome = rules.outcome ? ` · ${rules.outcome.level}: ${rules.outcome.winner ?? "nobody"} wins` : "";
+  const over = view.concluded ? " · concluded" : "";
+  return `v${view.version} · ${rules.phase ?? "?"} · round ${rules.round ?? "?"} · ${sides}${outcome}${over}`;
+}
+
+// --- the spectator ----------------------------------------------------------------------------------------
+
+export function spectate(link, { untilConcluded = false, final = false, out = console.log } = {}) {
+  const { token, contest, server } = parseLink(link);
+  let view = null;
+  let version = 0;
+  let inSync = false;
+  let stopped = false;
+  let wait = 100;
+  let resolveDone;
+  const done = new Promise((resolve) => (resolveDone = resolve));
+
+  function finish(code) {
+    stopped = true;
+    if (final && view) out(`FINAL ${canonical(view)}`);
+    resolveDone(code);
+  }
+
+  function connect() {
+    const ws = new WebSocket(server);
+    ws.onopen = () => {
+      wait = 100;
+      const follow = { contest, token };
+      if (inSync && version) follow.after = version; // resume from the last version held in sync
+      ws.send(JSON.stringify({ type: "hello", follow: [follow], client: "agon-node-spectator/0.1" }));
+    };
+    ws.onmessage = (event) => {
+      const message = JSON.parse(event.data);
+      switch (message.type) {
+        case "welcome":
+          if (message.view) {
+            if (viewHash(message.view) !== message.view_hash) return resync(ws, "the fresh view's hash");
+            view = message.view;
+          } else if (!view || version !== message.version || viewHash(view) !== message.view_hash) {
+            return resync(ws, "the resumed view's hash");
+          }
+          version = message.version;
+          inSync = true;
+          out(`welcome as ${message.role} · ${summary(view)}`);
+          break;
+        case "patch": {
+          if (!inSync) break; // a fresh view is on its way
+          if (message.from !== version) return resync(ws, `a gap (${version} → ${message.from})`);
+          let next;
+          try {
+            next = applyPatch(view, message.ops, true, false).newDocument;
+          } catch (error) {
+            return resync(ws, `a patch that does not apply (${error.name})`);
+          }
+          if (viewHash(next) !== message.view_hash) return resync(ws, "a view_hash mismatch");
+          view = next;
+          version = message.to;
+          out(summary(view));
+          break;
+        }
+        case "notice":
+          out(`  [${message.version}] ${message.text}`);
+          break;
+        case "error":
+          out(`error ${message.code}: ${message.message}`);
+          if (message.code.startsWith("auth/") || message.code === "contest/not_found") {
+            ws.close();
+            finish(1);
+            return;
+          }
+          break;
+        default:
+          break;
+      }
+      if (untilConcluded && view?.concluded && inSync) {
+        ws.close();
+        finish(0);
+      }
+    };
+    ws.onclose = () => {
+      if (stopped) return;
+      out(`connection lost; resuming in ${wait} ms`);
+      setTimeout(connect, wait * (0.5 + Math.random() / 2));
+      wait = Math.min(wait * 2, 5000);
+    };
+    ws.onerror = () => {}; // onclose follows and resumes
+  }
+
+  function resync(ws, why) {
+    out(`out of sync (${why}): asking for a fresh view`);
+    inSync = false;
+    ws.send(JSON.stringify({ type: "resync", contest }));
+  }
+
+  connect();
+  return done;
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  const args = process.argv.slice(2);
+  const link = args.find((a) => !a.startsWith("--"));
+  if (!link) {
+    console.error("usage: node --experimental-websocket spectator.mjs LINK [--until-concluded] [--final]");
+    process.exit(2);
+  }
+  if (typeof WebSocket === "undefined") {
+    console.error("this Node has no WebSocket: run it with --experimental-websocket (Node 20) or use Node 22+");
+    process.exit(2);
+  }
+  let code;
+  try {
+    code = await spectate(link, { untilConcluded: args.includes("--until-concluded"), final: args.includes("--final") });
+  } catch (error) {
+    console.error(`agon-spectator: ${error.message}`);
+    process.exit(2);
+  }
+  process.exit(code);
+}

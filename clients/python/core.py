@@ -1,0 +1,147 @@
+"""The client's protocol logic without any I/O: feed it every frame received, act on what it returns.
+
+    core = ClientCore()
+    core.expect("bridge", token)                  # before sending hello/follow for that contest
+    for output in core.receive(frame_text):
+        match output:
+            case Send(message):    ...            # send this frame (e.g. a resync after a hash mismatch)
+            case Welcomed(mirror): ...            # a follow succeeded; mirror.doc is the view
+            case Changed(mirror):  ...            # the view moved on (a patch applied and checked)
+            case Noticed(notice):  ...
+            case Answered(id, message) | Refused(id, contest, error) | Ponged(nonce): ...
+
+It keeps one ``ContestMirror`` per followed contest: it applies patches, checks every ``view_hash``, and on
+any mismatch or gap asks for a fresh view (``Send(Resync)``) and waits for its welcome. A socket loop
+(``client.AgonClient``) or any other transport drives it.
+"""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass
+from typing import assert_never
+
+import msgspec
+
+from clients.python.mirror import ContestMirror
+from protocol.codec import decode
+from protocol.messages import (
+    Ack,
+    ClientMessage,
+    Contests,
+    Created,
+    Error,
+    Follow,
+    Notice,
+    Patch,
+    Pong,
+    Resync,
+    ServerMessage,
+    Welcome,
+)
+
+log = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True)
+class Send:
+    message: ClientMessage
+
+
+@dataclass(frozen=True)
+class Welcomed:
+    mirror: ContestMirror
+
+
+@dataclass(frozen=True)
+class Changed:
+    mirror: ContestMirror
+
+
+@dataclass(frozen=True)
+class Noticed:
+    notice: Notice
+
+
+@dataclass(frozen=True)
+class Answered:
+    id: str
+    message: Ack | Created | Contests
+
+
+@dataclass(frozen=True)
+class Refused:
+    """An error: ``id`` for a request's, ``contest`` (and no id) for a failed follow, neither otherwise."""
+
+    id: str | None
+    contest: str | None
+    error: Error
+
+
+@dataclass(frozen=True)
+class Ponged:
+    nonce: int
+
+
+Output = Send | Welcomed | Changed | Noticed | Answered | Refused | Ponged
+
+
+class ClientCore:
+    def __init__(self) -> None:
+        self.mirrors: dict[str, ContestMirror] = {}
+
+    def expect(self, contest: str, token: str) -> ContestMirror:
+        """Get ready for the welcome of a contest about to be followed with ``token``."""
+        mirror = self.mirrors.get(contest)
+        if mirror is None or mirror.token != token:
+            mirror = self.mirrors[contest] = ContestMirror(contest=contest, token=token)
+        return mirror
+
+    def forget(self, contest: str) -> None:
+        self.mirrors.pop(contest, None)
+
+    def resumes(self) -> list[Follow]:
+        """The follows of a hello that resumes every contest from the last version seen in sync."""
+        return [
+            Follow(contest=m.contest, token=m.token, after=m.version if m.in_sync and m.version else None)
+            for m in self.mirrors.values()
+        ]
+
+    def receive(self, frame: str | bytes) -> list[Output]:
+        try:
+            message: ServerMessage = decode(frame, ServerMessage)  # type: ignore[arg-type]
+        except (msgspec.DecodeError, msgspec.ValidationError) as error:
+            log.warning("ignoring a frame the client cannot read: %s", error)
+            return []
+        return self.handle(message)
+
+    def handle(self, message: ServerMessage) -> list[Output]:
+        match message:
+            case Welcome():
+                mirror = self.mirrors.get(message.contest)
+                if mirror is None:
+                    return []
+                if not mirror.welcome(message):
+                    return [Send(Resync(contest=message.contest))]  # the fresh view's welcome follows
+                return [Welcomed(mirror), Changed(mirror)]
+            case Patch():
+                mirror = self.mirrors.get(message.contest)
+                if mirror is None:
+                    return []
+                if not mirror.patch(message):
+                    log.warning("view of %s out of sync at %d: asking for a fresh one", message.contest, message.to)
+                    return [Send(Resync(contest=message.contest))]
+                return [Changed(mirror)] if mirror.in_sync else []
+            case Notice():
+                mirror = self.mirrors.get(message.contest)
+                if mirror is not None:
+                    mirror.notices.append(message)
+                return [Noticed(message)]
+            case Ack() | Created() | Contests():
+                return [Answered(message.id, message)]
+            case Error():
+                return [Refused(message.id, message.contest, message)]
+            case Pong():
+                return [Ponged(message.nonce)]
+            case _:
+                assert_never(message)

@@ -1,0 +1,166 @@
+"""The terminal client: ``agon play LINK`` (a player, or the GM with a GM link) and ``agon watch LINK``.
+
+A live, readable view of the contest above a prompt (prompt_toolkit) where commands are typed, with
+completion (Tab) and help; it needs nothing but a terminal, so it works over SSH."""
+
+from __future__ import annotations
+
+import asyncio
+import sys
+from collections.abc import Iterable
+
+from prompt_toolkit import PromptSession
+from prompt_toolkit.completion import CompleteEvent, Completer, Completion
+from prompt_toolkit.document import Document
+from prompt_toolkit.patch_stdout import patch_stdout
+from rich.console import Console
+from rich.text import Text
+
+from clients.python.errors import Disconnected, Refusal
+from clients.python.join import join
+from clients.python.links import BadLink, parse
+from clients.python.mirror import ContestMirror
+from clients.python.table import Table
+from clients.python.terminal import screen
+from clients.python.terminal.commands import Spec, Usage, commands_for, help_text
+from clients.python.terminal.commands import parse as parse_line
+from protocol.messages import Notice
+
+REDRAW_DELAY = 0.05  # seconds after a patch: its notices arrive right behind it
+
+
+class CommandCompleter(Completer):
+    """Command names first; then contestant ids, or command names after ``help``."""
+
+    def __init__(self, specs: list[Spec], table: Table) -> None:
+        self.specs = specs
+        self.table = table
+
+    def _contestants(self) -> list[str]:
+        doc = self.table.mirror.doc or {}
+        rules = doc.get("rules") or {}
+        contestants = rules.get("contestants") or []
+        return [str(c.get("id")) for c in contestants if isinstance(c, dict)]
+
+    def get_completions(self, document: Document, complete_event: CompleteEvent) -> Iterable[Completion]:
+        before = document.text_before_cursor
+        words = before.split()
+        current = "" if before.endswith(" ") or not words else words[-1]
+        position = len(words) - (0 if current == "" else 1)
+        naming = position == 0 or words[0] == "help"
+        choices = [s.name for s in self.specs] if naming else self._contestants()
+        for choice in choices:
+            if choice.startswith(current):
+                yield Completion(choice, start_position=-len(current))
+
+
+class Terminal:
+    def __init__(self, table: Table, console: Console, watch: bool) -> None:
+        self.table = table
+        self.console = console
+        mirror = table.mirror
+        role = "spectator" if watch and mirror.role != "gm" else str(mirror.role)
+        ruleset = str((mirror.doc or {}).get("ruleset", ""))
+        self.specs = commands_for(ruleset, role)
+        self._redraw: asyncio.TimerHandle | None = None
+
+    def show_view(self) -> None:
+        doc = self.table.mirror.doc
+        if doc is not None:
+            self.console.print(screen.contest(doc))
+
+    def on_notice(self, notice: Notice) -> None:
+        if notice.contest == self.table.contest:
+            self.console.print(Text.assemble((f"v{notice.version} ", "dim"), notice.text))
+
+    def on_change(self, mirror: ContestMirror) -> None:
+        """Redraw the view once a batch's notices (which follow its patch) are printed."""
+        if mirror.contest == self.table.contest and self._redraw is None:
+            self._redraw = asyncio.get_running_loop().call_later(REDRAW_DELAY, self._show_again)
+
+    def _show_again(self) -> None:
+        self._redraw = None
+        self.show_view()
+
+    async def run_line(self, line: str) -> bool:
+        """Run one typed line; False when the user leaves."""
+        try:
+            call = parse_line(line, self.specs)
+        except Usage as usage:
+            self.console.print(str(usage), style="yellow", markup=False)
+            return True
+        if call is None:
+            return True
+        match call.spec.name:
+            case "quit":
+                return False
+            case "help":
+                self.console.print(help_text(self.specs, call.args[0] if call.args else None), markup=False)
+            case "view":
+                self.show_view()
+            case "log":
+                count = int(call.args[0]) if call.args and call.args[0].isdigit() else 20
+                for notice in self.table.mirror.notices[-count:]:
+                    self.console.print(f"v{notice.version} {notice.text}", markup=False)
+            case _:
+                assert call.spec.run is not None
+                try:
+                    ack = await call.spec.run(self.table, call.args)
+                    self.console.print(Text.assemble(("ok", "green"), f" (version {ack.version})"))
+                except Usage as usage:
+                    self.console.print(str(usage), style="yellow", markup=False)
+                except Refusal as refused:
+                    self.console.print(f"refused: {refused.message} [{refused.code}]", style="red", markup=False)
+                except (Disconnected, TimeoutError):
+                    self.console.print("not connected: reconnecting; try again in a moment", style="red")
+        return True
+
+
+async def _session(link: str, server: str | None, watch: bool) -> int:
+    table = await join(link, server=server)
+    try:
+        with patch_stdout(raw=True):
+            console = Console(file=sys.stdout, highlight=False, soft_wrap=True)
+            terminal = Terminal(table, console, watch)
+            mirror = table.mirror
+            playing = f", playing {', '.join(mirror.contestants)}" if mirror.contestants else ""
+            who = f"you are {mirror.seat} ({mirror.role}){playing}"
+            console.print(f"Agon · contest {table.contest} · {who} · type help, Tab completes", markup=False)
+            terminal.show_view()
+            stop_changes = table.client.on_change(terminal.on_change)
+            stop_notices = table.client.on_notice(terminal.on_notice)
+            session: PromptSession[str] = PromptSession(
+                completer=CommandCompleter(terminal.specs, table), complete_while_typing=False
+            )
+            try:
+                while True:
+                    try:
+                        line = await session.prompt_async("agon> ")
+                    except EOFError:
+                        break
+                    except KeyboardInterrupt:
+                        continue
+                    if not await terminal.run_line(line):
+                        break
+            finally:
+                stop_changes()
+                stop_notices()
+    finally:
+        await table.client.close()
+    return 0
+
+
+def run_terminal(link: str, *, server: str | None = None, watch: bool = False) -> int:
+    """``agon play`` / ``agon watch``: exit 0 on quit, 1 with one line when the link cannot be used."""
+    try:
+        parse(link, server)
+        return asyncio.run(_session(link, server, watch))
+    except BadLink as bad:
+        print(f"agon: {bad}", file=sys.stderr)
+    except Refusal as refused:
+        print(f"agon: the server refused this invitation: {refused.message} [{refused.code}]", file=sys.stderr)
+    except (OSError, TimeoutError) as error:
+        print(f"agon: cannot reach the server: {error or type(error).__name__}", file=sys.stderr)
+    except KeyboardInterrupt:
+        return 130
+    return 1

@@ -1,0 +1,159 @@
+"""docs/protocol.md, docs/schema.json and docs/asyncapi.json against the code: every example decodes as the
+message it claims to be and validates against the schema, the hashes in the examples are right, every message
+and error code is documented, the committed documents are current, and the AsyncAPI document passes the
+official AsyncAPI 3.0 JSON Schema."""
+
+from __future__ import annotations
+
+import contextlib
+import copy
+import hashlib
+import importlib
+import json
+import pkgutil
+import re
+from pathlib import Path
+from typing import Any
+
+import jsonschema
+import msgspec
+import pytest
+
+from protocol import errors, messages
+from protocol.codec import canonical, decode
+from protocol.patch import apply, view_hash
+from protocol.schema import GENERATED, asyncapi, schema
+from server import rules
+from server.rules.extended import codes as extended_codes
+
+ROOT = Path(__file__).resolve().parents[2]
+DOCS = ROOT / "docs"
+PROTOCOL = (DOCS / "protocol.md").read_text(encoding="utf-8")
+ASYNCAPI_SPEC = (
+    ROOT / "clients" / "node" / "node_modules" / "@asyncapi" / "specs" / "schemas" / "3.0.0-without-$id.json"
+)
+
+
+def message_blocks() -> list[dict[str, Any]]:
+    return [json.loads(block) for block in re.findall(r"```json message\n(.*?)\n```", PROTOCOL, re.S)]
+
+
+def decoded(block: dict[str, Any]) -> Any:
+    text = json.dumps(block)
+    for union in (messages.ClientMessage, messages.ServerMessage):
+        try:
+            return decode(text, union)  # type: ignore[arg-type]
+        except msgspec.ValidationError:
+            continue
+    raise AssertionError(f"not a message: {text[:200]}")
+
+
+def test_every_example_is_a_real_message_and_every_message_has_one() -> None:
+    blocks = message_blocks()
+    validator = jsonschema.Draft202012Validator(schema())
+    tags = set()
+    for block in blocks:
+        message = decoded(block)
+        tags.add(type(message).__struct_config__.tag)
+        assert not list(validator.iter_errors(block)), block  # the schema agrees with the decoder
+    every = {m.__struct_config__.tag for m in (*messages.ClientMessage.__args__, *messages.ServerMessage.__args__)}  # type: ignore[attr-defined]
+    assert tags == every, f"messages without an example in docs/protocol.md: {sorted(every - tags)}"
+
+
+def test_the_examples_hashes_chain_from_welcome_to_patch_to_resume() -> None:
+    by_type: dict[str, list[Any]] = {}
+    for block in message_blocks():
+        by_type.setdefault(block["type"], []).append(block)
+    fresh, resumed = by_type["welcome"]
+    assert fresh["view"] is not None and view_hash(fresh["view"]) == fresh["view_hash"]
+    [patch] = by_type["patch"]
+    assert patch["from"] == fresh["version"]
+    ops = decode(json.dumps(patch), messages.Patch).ops
+    after = apply(copy.deepcopy(fresh["view"]), ops)
+    assert view_hash(after) == patch["view_hash"] and after["version"] == patch["to"]
+    assert resumed["view"] is None and resumed["version"] == patch["to"] and resumed["view_hash"] == patch["view_hash"]
+    spectator = fresh["view"]["rules"]["contestants"]
+    assert all(c["ap"] is None for c in spectator)  # the example shows a spectator's view, as the text says
+
+
+def test_the_worked_view_hash_example_is_right() -> None:
+    document = json.loads(re.search(r"Worked example\. The document\n\n```json\n(.*?)\n```", PROTOCOL, re.S)[1])  # type: ignore[index]
+    shown = re.search(r"has the canonical JSON \((\d+) bytes.*?\n\n```\n(.*?)\n```", PROTOCOL, re.S)
+    assert shown is not None
+    assert canonical(document) == shown[2].encode() and len(canonical(document)) == int(shown[1])
+    assert json.dumps(document, sort_keys=True, separators=(",", ":"), ensure_ascii=False).encode() == shown[2].encode()
+    digest = hashlib.sha256(shown[2].encode()).hexdigest()
+    assert f"SHA-256 is `{digest}`" in PROTOCOL
+    assert f"**`{view_hash(document)}`**" in PROTOCOL and view_hash(document) == digest[:16]
+
+
+def test_the_token_claims_example_matches_the_example_token() -> None:
+    token = message_blocks()[0]["follow"][0]["token"]
+    claims = token.split(".")[1]
+    import base64
+
+    decoded_claims = json.loads(base64.urlsafe_b64decode(claims + "=" * (-len(claims) % 4)))
+    shown = json.loads(re.search(r"The claims of the spectator token below:\n\n```json\n(.*?)\n```", PROTOCOL, re.S)[1])  # type: ignore[index]
+    assert decoded_claims == shown
+
+
+def codes_in(module: Any) -> set[str]:
+    return {v for k, v in vars(module).items() if k.isupper() and isinstance(v, str) and "/" in v}
+
+
+def test_every_error_code_is_documented() -> None:
+    every = codes_in(errors)
+    for ruleset in pkgutil.iter_modules(rules.__path__):  # every ruleset's own codes too
+        with contextlib.suppress(ModuleNotFoundError):
+            every |= codes_in(importlib.import_module(f"server.rules.{ruleset.name}.codes"))
+    assert codes_in(extended_codes) <= every
+    missing = sorted(code for code in every if f"| `{code}` |" not in PROTOCOL)
+    assert not missing, f"error codes missing from docs/protocol.md: {missing}"
+
+
+@pytest.mark.parametrize("name", sorted(GENERATED))
+def test_the_committed_documents_are_current(name: str) -> None:
+    committed = (DOCS / name).read_text(encoding="utf-8")
+    assert committed == GENERATED[name]() + "\n", f"docs/{name} is stale: run `agon schema --write docs`"
+
+
+def test_welcome_view_is_typed_as_the_contest_view() -> None:
+    view = schema()["$defs"]["Welcome"]["properties"]["view"]
+    assert {"$ref": "#/$defs/ContestView"} in view["anyOf"]
+    validator = jsonschema.Draft202012Validator(schema())
+    fresh = next(b for b in message_blocks() if b["type"] == "welcome" and b["view"])
+    assert not list(validator.iter_errors(fresh))
+    broken = copy.deepcopy(fresh)
+    broken["view"]["rules"] = "not a view"
+    assert list(validator.iter_errors(broken)), "a welcome whose view is not a ContestView must not validate"
+
+
+@pytest.fixture(scope="module")
+def asyncapi_validator() -> jsonschema.protocols.Validator:
+    if not ASYNCAPI_SPEC.is_file():
+        pytest.fail("the AsyncAPI JSON Schema is missing: run `npm ci` in clients/node (tests/run does)")
+    spec = json.loads(ASYNCAPI_SPEC.read_text(encoding="utf-8"))
+    validator: jsonschema.protocols.Validator = jsonschema.validators.validator_for(spec)(spec)
+    return validator
+
+
+def test_the_asyncapi_document_is_valid_asyncapi_3(asyncapi_validator: jsonschema.protocols.Validator) -> None:
+    document = asyncapi()
+    problems = [f"{list(e.absolute_path)}: {e.message[:200]}" for e in asyncapi_validator.iter_errors(document)]
+    assert not problems, problems
+    assert document["asyncapi"] == "3.0.0"
+    sent = {ref["$ref"].rsplit("/", 1)[1] for ref in document["operations"]["sendClientMessage"]["messages"]}
+    assert sent == {m.__struct_config__.tag for m in messages.ClientMessage.__args__}  # type: ignore[attr-defined]
+    welcome = document["components"]["schemas"]["Welcome"]["properties"]["view"]
+    assert {"$ref": "#/components/schemas/ContestView"} in welcome["anyOf"]
+
+
+def test_the_asyncapi_validator_catches_a_broken_document(asyncapi_validator: jsonschema.protocols.Validator) -> None:
+    for break_it in (
+        lambda d: d.pop("info"),
+        lambda d: d["operations"]["sendClientMessage"].__setitem__("action", "publish"),  # AsyncAPI 2 wording
+        lambda d: d["channels"]["contests"].__setitem__("publish", {}),
+    ):
+        document = asyncapi()
+        break_it(document)
+        assert list(asyncapi_validator.iter_errors(document))

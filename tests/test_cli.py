@@ -1,0 +1,125 @@
+"""`agon` as a person types it: every mistake gets one line and a non-zero exit (never a traceback), the
+default store is found from any folder, and `agon replay` tells the story for a GM (text, markdown, JSON)."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import msgspec
+import pytest
+
+from protocol import extended as x
+from protocol.events import Declare, Undo
+from server.service import ContestService
+from server.store import open_store
+from tests.engine.table import ANN, GM, duel
+
+AGON = str(Path(sys.executable).with_name("agon"))
+
+
+def agon(*args: str, cwd: Path, data: Path) -> subprocess.CompletedProcess[str]:
+    env = {"PATH": "/usr/bin:/bin", "HOME": str(cwd), "AGON_DATA": str(data)}
+    return subprocess.run([AGON, *args], cwd=cwd, env=env, capture_output=True, text=True, timeout=60)
+
+
+@pytest.fixture
+async def data(tmp_path: Path) -> Path:
+    return await make_store(tmp_path)
+
+
+async def make_store(tmp_path: Path) -> Path:
+    """An AGON_DATA folder whose default store holds the contest ``duel``: declared, rolled, one roll undone."""
+    folder = tmp_path / "data"
+    store = open_store(f"sqlite:{folder / 'agon.sqlite3'}")
+    service = ContestService(store)
+    request = duel()
+    request = msgspec.structs.replace(request, title="Duel at the Brücke — Ærø")
+    await service.create(GM, request)
+    await service.execute("duel", ANN, "c1", Declare(participant="aria", payload=x.Intent(action="lunge", bid=5)))
+    await service.execute("duel", GM, "c2", Declare(participant="orc", payload=x.Intent(action="swing", bid=4)))
+    await service.execute("duel", GM, "c3", x.Roll(faces=[1, 10]))
+    await service.execute("duel", GM, "c4", Undo())
+    await store.close()
+    return folder
+
+
+def one_line_failure(result: subprocess.CompletedProcess[str], *expected: str) -> None:
+    assert result.returncode != 0, result.stdout
+    assert "Traceback" not in result.stderr
+    lines = result.stderr.strip().splitlines()
+    assert len(lines) == 1, result.stderr
+    for text in expected:
+        assert text in lines[0], lines[0]
+
+
+def test_every_listed_mistake_is_one_line_and_a_non_zero_exit(data: Path, tmp_path: Path) -> None:
+    work = tmp_path / "elsewhere"
+    work.mkdir()
+    run = lambda *args: agon(*args, cwd=work, data=data)  # noqa: E731
+    exported = tmp_path / "duel.jsonl"
+    assert run("export", "duel", "-o", str(exported)).returncode == 0
+
+    one_line_failure(run("export", "duel", "-o", str(tmp_path / "no" / "such" / "out.jsonl")), "no folder")
+    one_line_failure(run("verify", str(tmp_path / "missing.jsonl")), "no such file", "missing.jsonl")
+    one_line_failure(run("replay", str(exported), "--at", "0"), "--at", "versions start at 1")
+    one_line_failure(run("replay", str(exported), "--at", "99"), "--at 99", "has 7 events")
+    one_line_failure(run("serve", "--port", "99999"), "--port", "99999")
+    one_line_failure(run("replay", str(exported), "--as", "player:nobody"), "nobody", "seats: ann")
+    one_line_failure(run("replay", "gone.jsonl"), "no such file: gone.jsonl")
+    one_line_failure(run("replay", "./gone"), "no such file: ./gone")
+    one_line_failure(run("replay", "nocontest"), "no file and no contest named 'nocontest'")
+    one_line_failure(run("export", "nocontest"), "no contest 'nocontest'")
+    one_line_failure(run("frobnicate"), "invalid choice")
+
+
+def test_the_default_store_is_found_from_any_folder_and_never_created_by_a_typo(data: Path, tmp_path: Path) -> None:
+    for folder in (tmp_path, data, Path("/")):
+        exported = agon("export", "duel", cwd=folder, data=data)
+        assert exported.returncode == 0, exported.stderr
+        assert exported.stdout.count("\n") == 7
+    typo = tmp_path / "typo.sqlite3"
+    one_line_failure(agon("serve", "--store", f"sqlite:{typo}", "--port", "0", cwd=tmp_path, data=data), "--create")
+    assert not typo.exists()
+    empty = tmp_path / "empty-data"
+    one_line_failure(agon("export", "duel", cwd=tmp_path, data=empty), "no store at", str(empty))
+    assert not empty.exists()
+
+
+def test_replay_tells_a_gm_the_story_with_undone_events_marked(data: Path, tmp_path: Path) -> None:
+    text = agon("replay", "duel", cwd=tmp_path, data=data)
+    assert text.returncode == 0, text.stderr
+    lines = text.stdout.splitlines()
+    rolled = next(line for line in lines if line.lstrip().startswith("6 "))
+    assert "[undone]" in rolled and "extended." in rolled
+    undo = next(line for line in lines if line.lstrip().startswith("7 "))
+    assert "[undone]" not in undo and "undid back to version 5" in undo
+    declared = next(line for line in lines if line.lstrip().startswith("3 "))
+    assert "[undone]" not in declared and "lunge" in declared  # the GM sees the sealed intent
+    state = text.stdout.split("--- the contest at version 7, as gm saw it ---\n")[1]
+    assert "Duel at the Brücke — Ærø" in state  # readable, not escaped
+    assert "\\u" not in text.stdout and '{"' not in state and '"rules"' not in state
+    assert "title: Duel at the Brücke — Ærø" in state.splitlines()
+
+    as_json = agon("replay", "duel", "--json", cwd=tmp_path, data=data)
+    parsed = json.loads(as_json.stdout)
+    assert [(e["version"], e["undone"]) for e in parsed["timeline"]] == [
+        (1, False),
+        (2, False),
+        (3, False),
+        (4, False),
+        (5, False),
+        (6, True),
+        (7, False),
+    ]
+    assert parsed["view"]["title"] == "Duel at the Brücke — Ærø" and parsed["view"]["version"] == 7
+
+    story = agon("replay", "duel", "--format", "markdown", "--as", "player:ann", cwd=tmp_path, data=data)
+    assert story.returncode == 0, story.stderr
+    md = story.stdout.splitlines()
+    assert md[0] == "# Duel at the Brücke — Ærø"
+    undone = [line for line in md if line.startswith("- ~~")]
+    assert len(undone) == 1 and "**6.**" in undone[0] and undone[0].endswith("*(undone)*")
+    assert "## Where it stands (version 7)" in md
