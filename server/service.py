@@ -174,6 +174,12 @@ class ContestService:
         loaded = await self._from_snapshot(contest_id)
         return None if loaded is None else loaded[1]
 
+    async def save_snapshot(self, contest_id: str) -> int:
+        """Write a snapshot of the contest as it is now (the version it is at)."""
+        rules, contest = await self.load(contest_id)
+        await self._snapshot(contest_id, rules, contest)
+        return int(contest.version)
+
     def forget(self, contest_id: str) -> None:
         """Drop the cached state (the next load uses the snapshot and the stream)."""
         self._cache.pop(contest_id, None)
