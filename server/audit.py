@@ -188,7 +188,7 @@ def render_replay(envelopes: Sequence[Envelope], at: int | None, viewer_text: st
         raise UserError(refused.message) from None
     viewer = viewer_for(actor, created.seats)
     contest = fold(rules, envelopes)
-    effective = {step.version for step in contest.history}
+    effective = {step.version for step in contest.steps()}
     timeline = [timeline_line(rules, envelope, viewer, effective) for envelope in envelopes]
     view = json.loads(encode(contest_view(rules, contest, viewer)))
     match shape:

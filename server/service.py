@@ -1,8 +1,9 @@
 """The application service: load (snapshot + tail) → decide → append with expected version.
 
 The only place where the pure engine meets the store. A command id seen before returns the result of its
-first execution, never a second effect; a conflicting writer makes us reload and decide again. Publishing is
-the store's: every process follows a contest through ``store.subscribe``, whoever appended.
+first execution, never a second effect; a conflicting writer makes us reload and decide again. What this
+process appends is handed to its local feed at once (``on_appended``); other processes' appends arrive
+through ``store.subscribe``, which also fills any gap.
 """
 
 from __future__ import annotations
@@ -27,7 +28,7 @@ from protocol.errors import Refused
 from protocol.events import CONTEST_ID_PATTERN, Command, CreateContest, Envelope
 from protocol.views import ContestView
 from server.engine import handle
-from server.engine.contest import Contest, fold
+from server.engine.contest import Contest, fold, restored, trimmed
 from server.engine.dice import Roller, seed_hash
 from server.engine.registry import ruleset as ruleset_named
 from server.engine.ruleset import Context, Ruleset
@@ -77,6 +78,9 @@ class ContestService:
     lost: dict[str, int] = field(default_factory=dict)
     """Contests whose store came back without events this process had seen acknowledged: how many."""
     on_lost: Callable[[str, int], None] | None = None
+    on_appended: Callable[[str, Sequence[Envelope]], None] | None = None
+    """Called with every batch this process appended, as soon as it is stored: the local feed publishes it
+    at once (other processes learn of it through the store's subscription)."""
 
     # --- commands -----------------------------------------------------------------------------------
 
@@ -134,6 +138,8 @@ class ContestService:
                 if written != [e.version for e in envelopes]:
                     return Result(contest_id, max(written), repeated=True)
                 self._remember(contest_id, rules, fold(rules, envelopes, contest))
+                if self.on_appended is not None:
+                    self.on_appended(contest_id, envelopes)
                 return Result(contest_id, envelopes[-1].version, envelopes)
         raise Refused(errors.CONFLICT, "the contest kept changing under this command: try again")
 
@@ -253,7 +259,7 @@ class ContestService:
             task.add_done_callback(self._background.discard)
 
     async def _snapshot(self, contest_id: str, rules: Ruleset[Any], contest: Contest[Any]) -> None:
-        blob = encode(_SnapshotBlob(ruleset=rules.name, contest=msgspec.Raw(encode(contest))))
+        blob = encode(_SnapshotBlob(ruleset=rules.name, contest=msgspec.Raw(encode(trimmed(contest)))))
         try:
             await self.store.save_snapshot(contest_id, Snapshot(version=contest.version, data=blob))
         except Exception:  # a snapshot is a cache: losing one changes nothing
@@ -266,7 +272,7 @@ class ContestService:
         try:
             blob = decode(snapshot.data, _SnapshotBlob)
             rules = ruleset_named(blob.ruleset)
-            contest = msgspec.json.decode(blob.contest, type=Contest[rules.state_type])  # type: ignore[name-defined]
+            contest = restored(msgspec.json.decode(blob.contest, type=Contest[rules.state_type]))  # type: ignore[name-defined]
         except (msgspec.DecodeError, msgspec.ValidationError, Refused):
             log.warning("ignoring an unreadable snapshot of %s", contest_id)
             return None

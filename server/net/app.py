@@ -12,6 +12,7 @@ import contextlib
 import logging
 import signal
 import sys
+from collections.abc import Sequence
 from types import TracebackType
 from urllib.parse import urlsplit
 
@@ -22,6 +23,7 @@ from websockets.frames import CloseCode
 
 from protocol import errors
 from protocol.codec import encode
+from protocol.events import Envelope
 from protocol.messages import Error
 from server.datadir import sqlite_path
 from server.net.auth import Tokens, server_secret
@@ -60,6 +62,7 @@ class AgonServer:
         )
         self._server: Server | None = None
         service.on_lost = self._lost
+        service.on_appended = self._appended
 
     def _lost(self, contest: str, missing: int) -> None:
         """The store lost acknowledged events of ``contest``: count them, and resynchronise its viewers."""
@@ -67,6 +70,12 @@ class AgonServer:
         feed = self.context.hub.get(contest)
         if feed is not None:
             self.context.hub.spawn(feed.resync())
+
+    def _appended(self, contest: str, envelopes: Sequence[Envelope]) -> None:
+        """Publish this process's own appends without reading them back from the store."""
+        feed = self.context.hub.get(contest)
+        if feed is not None:
+            feed.offer(envelopes)
 
     async def _handle(self, ws: ServerConnection) -> None:
         if ws.request is not None and urlsplit(ws.request.path).path != WS_PATH:

@@ -128,12 +128,9 @@ class ContestFeed:
         while True:
             try:
                 async for record in self._store.subscribe(self.contest, after=self._folding.version):
-                    envelope = decode(record.data, Envelope)
-                    before = self._folding.rules
-                    self._folding = apply(self._rules, self._folding, envelope)
-                    self._pending.append((envelope, before))
-                    if envelope.batch_end:
-                        self._publish()
+                    if record.version <= self._folding.version:
+                        continue  # offered by this process's own append already
+                    self._take(decode(record.data, Envelope))
                     backoff = 0.05
                 return  # the store was closed
             except asyncio.CancelledError:
@@ -145,6 +142,22 @@ class ContestFeed:
                 with contextlib.suppress(Exception):
                     if await self._service.check_lost(self.contest, self._state.version, self._state.head_hash):
                         await self._reload()
+
+    def _take(self, envelope: Envelope) -> None:
+        before = self._folding.rules
+        self._folding = apply(self._rules, self._folding, envelope)
+        self._pending.append((envelope, before))
+        if envelope.batch_end:
+            self._publish()
+
+    def offer(self, envelopes: Sequence[Envelope]) -> None:
+        """A batch this process has just appended: publish it now. Versions already taken are skipped; a
+        batch beyond a gap is left to the store's subscription, which reads everything in order."""
+        if self._task is None or self._task.done():
+            return
+        for envelope in envelopes:
+            if envelope.version == self._folding.version + 1 and envelope.prev_hash == self._folding.head_hash:
+                self._take(envelope)
 
     async def resync(self) -> None:
         """The stream lost versions this feed published: start again from what the store holds, and send
