@@ -111,7 +111,12 @@ class ContestService:
         """Decide and durably append; raises Refused with a stable code, changing nothing."""
         async with self._lock(contest_id):
             for _ in range(self.max_attempts):
-                rules, contest = await self.load(contest_id)
+                # Decide on the cached state without reading the stream first: if another process appended
+                # meanwhile, the append's expected version conflicts and we reload and decide again.
+                cached = self._cache.get(contest_id)
+                if cached is not None:
+                    self._cache.move_to_end(contest_id)
+                rules, contest = cached or await self.load(contest_id)
                 seen = contest.command_version(actor.principal, command_id)
                 if seen is not None:
                     return Result(contest_id, seen, repeated=True)

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from typing import Any, assert_never
 
 from websockets.asyncio.server import ServerConnection
-from websockets.exceptions import ConnectionClosed
+from websockets.exceptions import ConnectionClosed, InvalidState
 from websockets.frames import CloseCode
 
 from protocol import errors
@@ -132,13 +132,21 @@ class Connection:
         task.add_done_callback(self._tasks.discard)
 
     async def _write(self) -> None:
-        with contextlib.suppress(ConnectionClosed):
+        """Send what is queued: every frame waiting at once goes out in one write to the socket, then wait
+        until the socket has taken it (so a slow client fills its queue and is dropped)."""
+        with contextlib.suppress(ConnectionClosed, InvalidState):
             while True:
-                item = await self._queue.get()
-                if isinstance(item, _Close):
-                    await self._ws.close(item.code, item.reason)
-                    return
-                await self._ws.send(item, text=True)
+                items = [await self._queue.get()]
+                while not self._queue.empty():
+                    items.append(self._queue.get_nowait())
+                for item in items:
+                    if isinstance(item, _Close):
+                        self._ws.send_data()
+                        await self._ws.close(item.code, item.reason)
+                        return
+                    self._ws.protocol.send_text(item)
+                self._ws.send_data()
+                await self._ws.drain()
 
     # --- the connection's life ----------------------------------------------------------------------
 

@@ -20,11 +20,11 @@ from collections import OrderedDict, deque
 from collections.abc import Callable, Coroutine, Sequence
 from typing import Any, Protocol
 
-from protocol.codec import decode, encode, to_builtins
+from protocol.codec import canonical, decode, encode, to_builtins
 from protocol.common import Seat
 from protocol.events import Envelope
 from protocol.messages import Json, Notice, Patch, TokenRole, Welcome
-from protocol.patch import diff, view_hash
+from protocol.patch import diff, view_hash, view_hash_of
 from server.engine.contest import Contest, apply, fold
 from server.engine.ruleset import Ruleset, Viewer
 from server.engine.views import contest_view
@@ -74,6 +74,7 @@ class ContestFeed:
         self._followers: dict[Follower, Viewer] = {}
         self._roles: dict[Follower, TokenRole] = {}
         self._docs: dict[ViewerKey, dict[str, Json]] = {}
+        self._encoded: dict[ViewerKey, bytes] = {}  # each of ``_docs`` in canonical JSON
         self._ring: OrderedDict[int, Contest[Any]] = OrderedDict()
         self._checkpoints: OrderedDict[int, Contest[Any]] = OrderedDict()  # sparse states to refold resumes from
         self._recent: deque[tuple[Envelope, Any]] = deque(maxlen=4 * settings.resume_ring)
@@ -178,6 +179,7 @@ class ContestFeed:
         self._checkpoints.clear()
         self._recent.clear()
         self._docs = {}
+        self._encoded = {}
         self._remember(self._state)
         for follower, viewer in list(self._followers.items()):
             follower.send(encode(self._fresh_welcome(viewer, self._roles[follower])))
@@ -190,28 +192,35 @@ class ContestFeed:
         for follower, viewer in self._followers.items():
             groups.setdefault(viewer_key(viewer), (viewer, []))[1].append(follower)
         docs: dict[ViewerKey, dict[str, Json]] = {}
+        encoded: dict[ViewerKey, bytes] = {}
+        patches: dict[tuple[bytes, bytes], bytes] = {}  # viewers who see the same share one patch
         for key, (viewer, followers) in groups.items():
             new = view_doc(self._rules, state, viewer)
+            new_bytes = canonical(new)
             old = self._docs.get(key)
             if old is None:
                 old = view_doc(self._rules, previous, viewer)
-            frames = [
-                encode(
+            old_bytes = self._encoded.get(key) or canonical(old)
+            patch = patches.get((old_bytes, new_bytes))
+            if patch is None:
+                ops = [] if old_bytes == new_bytes else diff(old, new)
+                patch = patches[old_bytes, new_bytes] = encode(
                     Patch(
                         contest=self.contest,
                         from_=previous.version,
                         to=state.version,
-                        ops=diff(old, new),
-                        view_hash=view_hash(new),
+                        ops=ops,
+                        view_hash=view_hash_of(new_bytes),
                     )
                 )
-            ]
-            frames.extend(self._notices(batch, viewer))
+            frames = [patch, *self._notices(batch, viewer)]
             for follower in followers:
                 for frame in frames:
                     follower.send(frame)
             docs[key] = new
+            encoded[key] = new_bytes
         self._docs = docs
+        self._encoded = encoded
         self._state = state
         self._remember(state)
         self._recent.extend(batch)

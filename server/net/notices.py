@@ -25,9 +25,11 @@ from server.engine.ruleset import Ruleset, Viewer
 from server.engine.timeline import describe
 from server.engine.views import event_for
 
+_ENGINE_EVENTS = (ContestCreated, Declared, Revealed, Undone, Rewound, Redone, Concluded)
+
 
 def _is_engine_event(event: Event) -> bool:
-    return isinstance(event, ContestCreated | Declared | Revealed | Undone | Rewound | Redone | Concluded)
+    return isinstance(event, _ENGINE_EVENTS)
 
 
 def notice_frame(
