@@ -42,7 +42,7 @@ from server.engine.ruleset import Viewer
 from server.engine.views import viewer_for
 from server.net.auth import Claims
 from server.net.context import ServerContext
-from server.net.fanout import ContestFeed
+from server.net.fanout import ContestFeed, RefoldBudget
 from server.net.limits import TokenBucket
 from server.store.port import StoreError
 
@@ -207,6 +207,10 @@ class Connection:
         except Refused as refused:
             self._error(refused.code, refused.message)
             return
+        except Exception:  # a decoder surprise must cost this frame, never the connection
+            log.exception("could not decode a frame")
+            self._error(errors.BAD_FRAME, "not a message")
+            return
         if not self._said_hello and not isinstance(message, Hello | Ping):
             self._error(errors.UNAUTHENTICATED, "say hello first: the first frame carries the tokens")
             return
@@ -255,11 +259,13 @@ class Connection:
                 self._owner = claims.seat
             except Refused as refused:
                 self._error(refused.code, refused.message)
-        # One follow per contest (the last entry wins): a hello listing a contest 64 times costs one follow.
+        # One follow per contest (the last entry wins): a hello listing a contest 64 times costs one follow;
+        # and all its resumes together refold at most ``refold_limit`` events (beyond: fresh views).
+        budget = RefoldBudget(self._ctx.settings.refold_limit)
         for follow in {follow.contest: follow for follow in hello.follow}.values():
-            await self._answer(self._follow(follow.contest, follow.token, follow.after), contest=follow.contest)
+            await self._answer(self._follow(follow.contest, follow.token, follow.after, budget), contest=follow.contest)
 
-    async def _follow(self, contest: str, token: str, after: int | None) -> None:
+    async def _follow(self, contest: str, token: str, after: int | None, budget: RefoldBudget | None = None) -> None:
         """Follow a contest with a seat's or a spectator's token (raises Refused)."""
         claims = self._ctx.tokens.verify(token)
         if claims.role == "owner":
@@ -278,7 +284,7 @@ class Connection:
             raise Refused(errors.BAD_TOKEN, f"token: contest {contest!r} has no such seat")
         actor = Actor(claims.seat, claims.role)
         viewer = viewer_for(actor, feed.seats)
-        await feed.attach(self, viewer, claims.role, after)
+        await feed.attach(self, viewer, claims.role, after, budget)
         if self._closing:
             feed.detach(self)
             return

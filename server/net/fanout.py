@@ -55,6 +55,19 @@ def view_doc(ruleset: Ruleset[Any], contest: Contest[Any], viewer: Viewer) -> di
     return doc
 
 
+class RefoldBudget:
+    """How many events one frame may still refold to resume its follows (shared by a hello's follows)."""
+
+    def __init__(self, events: int) -> None:
+        self.left = events
+
+    def take(self, events: int) -> bool:
+        if events > self.left:
+            return False
+        self.left -= events
+        return True
+
+
 class ContestFeed:
     def __init__(
         self,
@@ -265,12 +278,19 @@ class ContestFeed:
 
     # --- followers ----------------------------------------------------------------------------------
 
-    async def attach(self, follower: Follower, viewer: Viewer, role: TokenRole, after: int | None) -> None:
+    async def attach(
+        self,
+        follower: Follower,
+        viewer: Viewer,
+        role: TokenRole,
+        after: int | None,
+        budget: RefoldBudget | None = None,
+    ) -> None:
         """Queue the follower's welcome — a fresh view, or a resume from ``after`` with the patch it missed
         and the notices still in memory — and register it for live patches."""
         self._attaching += 1
         try:
-            base = await self._base(after) if after else None
+            base = await self._base(after, budget or RefoldBudget(self._settings.refold_limit)) if after else None
         finally:
             self._attaching -= 1
         # From here on nothing awaits: the welcome describes the head the follower is registered at.
@@ -349,7 +369,7 @@ class ContestFeed:
         if self._followers.pop(follower, None) is not None and not self._followers:
             self._on_idle(self)
 
-    async def _base(self, after: int) -> Contest[Any] | None:
+    async def _base(self, after: int, budget: RefoldBudget) -> Contest[Any] | None:
         """The contest at ``after`` if it is the end of a stored batch this feed can still reach cheaply."""
         if after > self.version:
             # The client saw a version this process has not published yet (another process is ahead).
@@ -369,8 +389,8 @@ class ContestFeed:
             if snapshot is not None and (start.version if start else 0) < snapshot.version <= after:
                 start = snapshot
         since = start.version if start else 0
-        if after - since > limit:
-            return None
+        if after - since > limit or not budget.take(after - since):
+            return None  # a fresh view costs less than this refold
         records = await self._store.read(self.contest, since, limit=after - since)
         envelopes = [decode(r.data, Envelope) for r in records]
         if len(envelopes) != after - since or (envelopes and not envelopes[-1].batch_end):

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+from typing import Any
 
 import msgspec
 import pytest
@@ -311,3 +312,23 @@ async def test_listing_an_owners_contests_reads_only_that_owners_contests(start:
     assert store.secrets_read <= 2 and store.read_records <= 2
     for client in (others, mine):
         await client.close()
+
+
+async def test_one_hello_refolds_at_most_refold_limit_events_in_all(start: Start) -> None:
+    server = await start(refold_limit=40, resume_ring=2, create_burst=100)
+    gm = await AgonClient.connect(server.ws_url)
+    follows = []
+    for _ in range(5):
+        created = await gm.create(duel())
+        head = await adjust_many(server, created.contest, 30, "long")
+        follows.append({"contest": created.contest, "token": created.invitations.seats["ann"], "after": head - 5})
+    other = await start(store=server.store, refold_limit=40, resume_ring=2)  # fresh feeds: nothing in memory
+    welcomes: list[dict[str, Any]] = []
+    async with connect(other.ws_url) as ws:
+        await ws.send(json.dumps({"type": "hello", "follow": follows}))
+        while len(welcomes) < 5:
+            message = json.loads(await ws.recv())
+            welcomes += [message] if message["type"] == "welcome" else []
+    resumed = [w for w in welcomes if w["view"] is None]
+    assert len(resumed) == 1  # 27 events refolded from version 0; 27 more would pass the budget of 40: fresh views
+    await gm.close()
