@@ -141,7 +141,8 @@ class ContestFeed:
         backoff = 0.05
         while True:
             try:
-                async for record in self._store.subscribe(self.contest, after=self._folding.version):
+                known = self._known
+                async for record in self._store.subscribe(self.contest, after=self._folding.version, known=known):
                     if record.version <= self._folding.version:
                         continue  # offered by this process's own append already
                     self._take(decode(record.data, Envelope))
@@ -156,6 +157,9 @@ class ContestFeed:
                 with contextlib.suppress(Exception):
                     if await self._service.check_lost(self.contest, self._state.version, self._state.head_hash):
                         await self._reload()
+
+    def _known(self) -> int:
+        return int(self._folding.version)
 
     def _take(self, envelope: Envelope) -> None:
         before = self._folding.rules

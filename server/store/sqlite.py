@@ -164,7 +164,7 @@ class SqliteStore:
         if self._committer is None or self._committer.done():
             self._committer = loop.create_task(self._commit(), name="agon-sqlite-commit")
         versions = await done
-        self._bell.ring(contest)
+        self._bell.ring(contest, max(versions))
         return versions
 
     async def _commit(self) -> None:
@@ -202,13 +202,15 @@ class SqliteStore:
     async def head(self, contest: str) -> int:
         return await self._run(lambda conn: _head(conn, contest))
 
-    def subscribe(self, contest: str, after: int = 0) -> AsyncIterator[Record]:
+    def subscribe(self, contest: str, after: int = 0, known: Callable[[], int] | None = None) -> AsyncIterator[Record]:
         records = tail(
             lambda since: self.read(contest, since, PAGE),
             lambda: self._bell.ticket(contest),
             lambda: self._closed,
             after,
             poll=None,  # woken by this process's appends, and by the one watcher for other processes'
+            known=known,
+            head=lambda: self._bell.head(contest),
         )
         return self._watching(contest, records)
 
@@ -226,6 +228,7 @@ class SqliteStore:
             else:
                 self._watched.pop(contest, None)
                 self._heads.pop(contest, None)
+                self._bell.forget(contest)
 
     async def _watch(self) -> None:
         """One watcher per store, however many contests are followed: every ``poll`` seconds it asks
@@ -243,7 +246,7 @@ class SqliteStore:
                         head = heads.get(contest, 0)
                         if self._heads.get(contest) != head:
                             self._heads[contest] = head
-                            self._bell.ring(contest)
+                            self._bell.ring(contest, head)
             except UnavailableError as error:
                 if self._closed:
                     return
