@@ -54,16 +54,20 @@ class Contest(msgspec.Struct, Generic[S], frozen=True):
     declared: dict[str, Declared]  # the open window's declarations, by participant
     history: list[Step]  # the effective steps are the first ``effective``
     redo: tuple[tuple[Step, ...], ...]  # what undo and rewind removed, newest last
-    commands: dict[str, int]  # "<principal>\x1f<command id>" -> the version its batch ended at
+    commands: dict[str, int]  # "<principal>\x1f<command id>" -> the version its batch started at
     concluded: Concluded | None = None
     effective: int = -1  # how many steps of ``history`` are this contest's (-1: all of them)
     checkpoint_at: int | None = None  # the newest checkpoint among the effective steps
     checkpoint_before: int | None = None  # the checkpoint before that one
     lineage: list[int] = msgspec.field(default_factory=list)  # [the version of the lineage's newest contest]
+    batch_ends: dict[int, int] = msgspec.field(default_factory=dict)  # first -> last version of longer batches
 
     def command_version(self, principal: str, command_id: str) -> int | None:
-        version = self.commands.get(command_key(principal, command_id))
-        return version if version is not None and version <= self.version else None
+        """The version the command's batch ended at (as far as this contest has folded it), if it ran."""
+        first = self.commands.get(command_key(principal, command_id))
+        if first is None or first > self.version:
+            return None
+        return min(self.batch_ends.get(first, first), self.version)
 
     def steps(self) -> tuple[Step, ...]:
         """The effective history: the steps that count after undo, redo and rewind."""
@@ -127,12 +131,13 @@ def _checkpoints(steps: Iterable[Step]) -> tuple[int | None, int | None]:
 def _rebuilt(contest: Contest[S], steps: tuple[Step, ...], **changes: Any) -> Contest[S]:
     """The contest with ``steps`` as its effective history, in containers of its own (a new lineage)."""
     at, before = _checkpoints(steps)
-    commands = {k: v for k, v in contest.commands.items() if v <= contest.version}
+    commands, batch_ends = _own_commands(contest)
     return msgspec.structs.replace(
         contest,
         history=list(steps),
         effective=len(steps),
         commands=commands,
+        batch_ends=batch_ends,
         checkpoint_at=at,
         checkpoint_before=before,
         lineage=[contest.version],
@@ -154,14 +159,22 @@ def _cut(ruleset: Ruleset[S], contest: Contest[S], to_version: int) -> Contest[S
     return _rebuilt(contest, kept, rules=rules, declared=declared, redo=(*contest.redo, removed))
 
 
-def _owned(contest: Contest[S], version: int) -> tuple[list[Step], dict[str, int], list[int]]:
+def _own_commands(contest: Contest[Any]) -> tuple[dict[str, int], dict[int, int]]:
+    """Copies of the command index as far as this contest goes."""
+    version = contest.version
+    commands = {k: v for k, v in contest.commands.items() if v <= version}
+    batch_ends = {first: min(last, version) for first, last in contest.batch_ends.items() if first < version}
+    return commands, batch_ends
+
+
+def _owned(contest: Contest[S], version: int) -> tuple[list[Step], dict[str, int], dict[int, int], list[int]]:
     """The containers to fold the next event into: the shared ones when ``contest`` is its lineage's
     newest, else copies of its own part (a new lineage)."""
     if contest.lineage and contest.lineage[0] == contest.version and contest.effective == len(contest.history):
         contest.lineage[0] = version
-        return contest.history, contest.commands, contest.lineage
-    commands = {k: v for k, v in contest.commands.items() if v <= contest.version}
-    return contest.history[: contest.effective], commands, [version]
+        return contest.history, contest.commands, contest.batch_ends, contest.lineage
+    commands, batch_ends = _own_commands(contest)
+    return contest.history[: contest.effective], commands, batch_ends, [version]
 
 
 def apply(ruleset: Ruleset[S], contest: Contest[S], envelope: Envelope) -> Contest[S]:
@@ -174,14 +187,17 @@ def apply(ruleset: Ruleset[S], contest: Contest[S], envelope: Envelope) -> Conte
     event = envelope.event
     if isinstance(event, ContestCreated):
         raise CorruptLog(f"event {envelope.version}: a second contest.created")
-    history, commands, lineage = _owned(contest, envelope.version)
-    commands[key] = envelope.version
+    history, commands, batch_ends, lineage = _owned(contest, envelope.version)
+    first = commands.setdefault(key, envelope.version)
+    if first != envelope.version:
+        batch_ends[first] = envelope.version  # the batch goes on (older contests clamp it to their version)
     contest = msgspec.structs.replace(
         contest,
         version=envelope.version,
         head_hash=envelope.hash,
         history=history,
         commands=commands,
+        batch_ends=batch_ends,
         lineage=lineage,
     )
     match event:
