@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import platform
+import signal
 import sys
 import tempfile
 import time
@@ -52,6 +53,8 @@ def run(args: argparse.Namespace) -> int:
     from server.bench.procs import raise_fd_limit
 
     raise_fd_limit(65536)
+    # Stopped from outside (SIGTERM): unwind, so the servers this run started are stopped too.
+    signal.signal(signal.SIGTERM, _interrupted)
     chosen = (
         ["table-night", "idle-crowd", "long-contest", "store", "peer"] if args.scenario == "all" else [args.scenario]
     )
@@ -102,6 +105,10 @@ def run(args: argparse.Namespace) -> int:
     if args.output:
         Path(args.output).write_text("\n".join(out), encoding="utf-8")
     return 0
+
+
+def _interrupted(signum: int, frame: object) -> None:
+    raise KeyboardInterrupt
 
 
 def _names(text: str) -> list[str]:

@@ -57,5 +57,8 @@ async def run(work: Path, appends: int, rounds: int) -> Table:
                 many.append(await _rate(spec(r), WRITERS, max(1, appends // WRITERS), f"many-{r}"))
         for name, (one, many) in figures.items():
             table.add(name, median(one), median(many))
-    table.notes.append("sqlite: WAL, synchronous=FULL (an fsync per commit). Redis: no persistence.")
+    table.notes.append(
+        "sqlite: WAL, synchronous=FULL, appends arriving together committed as a group (one fsync). "
+        "Redis: no persistence."
+    )
     return table

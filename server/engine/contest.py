@@ -177,6 +177,9 @@ def _owned(contest: Contest[S], version: int) -> tuple[list[Step], dict[str, int
     return contest.history[: contest.effective], commands, batch_ends, [version]
 
 
+_NOT_STEPS = (Undone, Rewound, Redone, Concluded)
+
+
 def apply(ruleset: Ruleset[S], contest: Contest[S], envelope: Envelope) -> Contest[S]:
     """Fold one stored envelope. Never refuses: stored events are facts."""
     if envelope.version != contest.version + 1 or envelope.prev_hash != contest.head_hash:
@@ -191,6 +194,28 @@ def apply(ruleset: Ruleset[S], contest: Contest[S], envelope: Envelope) -> Conte
     first = commands.setdefault(key, envelope.version)
     if first != envelope.version:
         batch_ends[first] = envelope.version  # the batch goes on (older contests clamp it to their version)
+    if not isinstance(event, _NOT_STEPS):  # the common case, in one copy of the (small) struct
+        rules, declared = _evolve(ruleset, contest.rules, contest.declared, event)
+        step = Step(envelope.version, event, envelope.batch_end, envelope.checkpoint)
+        history.append(step)
+        at, before = contest.checkpoint_at, contest.checkpoint_before
+        if step.checkpoint:
+            at, before = step.version, at
+        return msgspec.structs.replace(
+            contest,
+            version=envelope.version,
+            head_hash=envelope.hash,
+            history=history,
+            commands=commands,
+            batch_ends=batch_ends,
+            lineage=lineage,
+            rules=rules,
+            declared=declared,
+            effective=len(history),
+            checkpoint_at=at,
+            checkpoint_before=before,
+            redo=(),
+        )
     contest = msgspec.structs.replace(
         contest,
         version=envelope.version,

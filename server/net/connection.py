@@ -155,8 +155,10 @@ class Connection:
         metrics.connections.inc()
         metrics.connections_total.inc()
         self._ctx.connections.add(self)
-        writer = asyncio.get_running_loop().create_task(self._write())
-        self._spawn(self._expect_hello())
+        loop = asyncio.get_running_loop()
+        writer = loop.create_task(self._write())
+        # A timer, not a task: an idle connection should cost little memory.
+        no_hello = loop.call_later(self._ctx.settings.hello_timeout, self._expect_hello)
         try:
             async for frame in self._ws:
                 if self._closing:
@@ -176,6 +178,7 @@ class Connection:
                     async with asyncio.timeout(self._ctx.settings.close_timeout):
                         await writer
             self._closing = True
+            no_hello.cancel()
             self._leave_all()
             writer.cancel()
             for task in list(self._tasks):
@@ -188,8 +191,7 @@ class Connection:
         """Close with 1001 once the frames already queued (acks of in-flight commands included) are sent."""
         self._close_after_sending(CloseCode.GOING_AWAY, "server shutting down")
 
-    async def _expect_hello(self) -> None:
-        await asyncio.sleep(self._ctx.settings.hello_timeout)
+    def _expect_hello(self) -> None:
         if not self._said_hello:
             self._error(errors.UNAUTHENTICATED, "no hello: the first frame must be a hello")
             self._close_after_sending(CloseCode.POLICY_VIOLATION, "no hello")
