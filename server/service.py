@@ -110,10 +110,11 @@ class ContestService:
     async def execute(self, contest_id: str, actor: Actor, command_id: str, command: Command) -> Result:
         """Decide and durably append; raises Refused with a stable code, changing nothing."""
         async with self._lock(contest_id):
+            trust_cache = True
             for _ in range(self.max_attempts):
                 # Decide on the cached state without reading the stream first: if another process appended
                 # meanwhile, the append's expected version conflicts and we reload and decide again.
-                cached = self._cache.get(contest_id)
+                cached = self._cache.get(contest_id) if trust_cache else None
                 if cached is not None:
                     self._cache.move_to_end(contest_id)
                 rules, contest = cached or await self.load(contest_id)
@@ -129,7 +130,15 @@ class ContestService:
                     dice=Roller(contest.created.dice, await self._seed(contest), contest.version + 1),
                     salt=self.entropy(16).hex(),
                 )
-                pending = handle.decide(rules, contest, command, ctx)
+                try:
+                    pending = handle.decide(rules, contest, command, ctx)
+                except Refused:
+                    if cached is None:
+                        raise
+                    # Refused on the cached state: another process may have moved the contest on. Refuse
+                    # only what the stored contest refuses.
+                    trust_cache = False
+                    continue
                 envelopes = handle.envelopes(
                     rules, contest_id, contest.version, contest.head_hash, pending, actor, command_id, now
                 )
