@@ -36,6 +36,7 @@ __all__ = [
     "to_pointer",
     "unescape",
     "view_hash",
+    "view_hash_of",
 ]
 
 Json: TypeAlias = Any
@@ -138,8 +139,20 @@ def _same(a: Json, b: Json) -> bool:
     """Equal as JSON documents *and* in Python type (so ``True``, ``1`` and ``1.0`` all differ)."""
     if a is b:
         return True
-    if type(a) is not type(b):
+    kind = type(a)
+    if kind is not type(b):
         return False
+    if kind is str or kind is int or kind is bool:
+        return bool(a == b)
+    if kind is dict or kind is list:
+        # Python's equality (in C) first, then the encoded bytes, which tell apart what it does not (True,
+        # 1 and 1.0; 0.0 and -0.0); only members in another order need the walk. (A NaN inside is never
+        # equal to itself here: at worst the patch replaces it with itself.)
+        return bool(a == b) and (_encoder.encode(a) == _encoder.encode(b) or _same_walk(a, b))
+    return _same_walk(a, b)
+
+
+def _same_walk(a: Json, b: Json) -> bool:
     if isinstance(a, dict):
         return len(a) == len(b) and all(k in b and _same(v, b[k]) for k, v in a.items())
     if isinstance(a, list):
@@ -172,11 +185,12 @@ def _diff(old: Json, new: Json, path: str, ops: list[Op]) -> None:
             if key not in new:
                 ops.append(Remove(f"{path}/{escape(key)}"))
         for key, value in new.items():
-            child = f"{path}/{escape(key)}"
             if key in old:
-                _diff(old[key], value, child, ops)
+                before = old[key]
+                if not _same(before, value):  # unchanged members cost one comparison, no path
+                    _diff(before, value, f"{path}/{escape(key)}", ops)
             else:
-                ops.append(Add(child, value))
+                ops.append(Add(f"{path}/{escape(key)}", value))
     elif isinstance(old, list) and isinstance(new, list):
         local: list[Op] = []
         _diff_list(old, new, path, local)
@@ -369,4 +383,9 @@ def apply(doc: Json, ops: Iterable[Op]) -> Json:
 
 def view_hash(doc: Json) -> str:
     """First 16 hex digits of the SHA-256 of the canonical (sorted-key) JSON of ``doc``."""
-    return hashlib.sha256(canonical(doc)).hexdigest()[:16]
+    return view_hash_of(canonical(doc))
+
+
+def view_hash_of(canonical_json: bytes) -> str:
+    """``view_hash`` of a document already encoded canonically (``protocol.codec.canonical``)."""
+    return hashlib.sha256(canonical_json).hexdigest()[:16]

@@ -221,7 +221,7 @@ def render_replay(envelopes: Sequence[Envelope], at: int | None, viewer_text: st
             shown.append((envelope, event))
         contest = after
     assert contest is not None
-    effective = {step.version for step in contest.history}
+    effective = {step.version for step in contest.steps()}
     timeline = [timeline_line(rules, envelope, event, viewer, effective) for envelope, event in shown]
     view = json.loads(encode(contest_view(rules, contest, viewer)))
     match shape:

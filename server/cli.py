@@ -95,6 +95,13 @@ def parser() -> argparse.ArgumentParser:
     schema = commands.add_parser("schema", help="print the JSON Schema of every wire type")
     schema.add_argument("--asyncapi", action="store_true", help="print the AsyncAPI 3 document instead")
     schema.add_argument("--write", metavar="DIR", help="write schema.json and asyncapi.json into DIR (e.g. docs)")
+
+    bench = commands.add_parser(
+        "bench", help="measure Agon against the floor and boardgame.io (starts its own servers)"
+    )
+    from server.bench.main import add_arguments
+
+    add_arguments(bench)
     return top
 
 
@@ -155,6 +162,10 @@ def _run(args: argparse.Namespace) -> int:
                 return 0
             sys.stdout.write((asyncapi_json() if args.asyncapi else schema_json()) + "\n")
             return 0
+        case "bench":
+            from server.bench.main import run as bench
+
+            return bench(args)
     return USAGE_ERROR  # pragma: no cover - argparse rejects unknown commands
 
 

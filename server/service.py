@@ -1,8 +1,9 @@
 """The application service: load (snapshot + tail) → decide → append with expected version.
 
 The only place where the pure engine meets the store. A command id seen before returns the result of its
-first execution, never a second effect; a conflicting writer makes us reload and decide again. Publishing is
-the store's: every process follows a contest through ``store.subscribe``, whoever appended.
+first execution, never a second effect; a conflicting writer makes us reload and decide again. What this
+process appends is handed to its local feed at once (``on_appended``); other processes' appends arrive
+through ``store.subscribe``, which also fills any gap.
 """
 
 from __future__ import annotations
@@ -27,7 +28,7 @@ from protocol.errors import Refused
 from protocol.events import CONTEST_ID_PATTERN, Command, CreateContest, Envelope
 from protocol.views import ContestView
 from server.engine import handle
-from server.engine.contest import Contest, fold
+from server.engine.contest import Contest, fold, restored, trimmed
 from server.engine.dice import Roller, seed_hash
 from server.engine.ruleset import Context, Ruleset
 from server.engine.views import contest_view, viewer_for
@@ -78,6 +79,9 @@ class ContestService:
     lost: dict[str, int] = field(default_factory=dict)
     """Contests whose store came back without events this process had seen acknowledged: how many."""
     on_lost: Callable[[str, int], None] | None = None
+    on_appended: Callable[[str, Sequence[Envelope]], None] | None = None
+    """Called with every batch this process appended, as soon as it is stored: the local feed publishes it
+    at once (other processes learn of it through the store's subscription)."""
 
     # --- commands -----------------------------------------------------------------------------------
 
@@ -110,8 +114,14 @@ class ContestService:
         if await self.read_only(contest_id):
             raise Refused(errors.READ_ONLY, "contest: an imported contest can be replayed, never changed")
         async with self._lock(contest_id):
+            trust_cache = True
             for _ in range(self.max_attempts):
-                rules, contest = await self.load(contest_id)
+                # Decide on the cached state without reading the stream first: if another process appended
+                # meanwhile, the append's expected version conflicts and we reload and decide again.
+                cached = self._cache.get(contest_id) if trust_cache else None
+                if cached is not None:
+                    self._cache.move_to_end(contest_id)
+                rules, contest = cached or await self.load(contest_id)
                 seen = contest.command_version(actor.principal, command_id)
                 if seen is not None:
                     return Result(contest_id, seen, repeated=True)
@@ -124,7 +134,15 @@ class ContestService:
                     dice=Roller(contest.created.dice, await self._seed(contest), contest.version + 1),
                     salt=self.entropy(16).hex(),
                 )
-                pending = handle.decide(rules, contest, command, ctx)
+                try:
+                    pending = handle.decide(rules, contest, command, ctx)
+                except Refused:
+                    if cached is None:
+                        raise
+                    # Refused on the cached state: another process may have moved the contest on. Refuse
+                    # only what the stored contest refuses.
+                    trust_cache = False
+                    continue
                 envelopes = handle.envelopes(
                     rules, contest_id, contest.version, contest.head_hash, pending, actor, command_id, now
                 )
@@ -138,6 +156,8 @@ class ContestService:
                 if written != [e.version for e in envelopes]:
                     return Result(contest_id, max(written), repeated=True)
                 self._remember(contest_id, rules, fold(rules, envelopes, contest))
+                if self.on_appended is not None:
+                    self.on_appended(contest_id, envelopes)
                 return Result(contest_id, envelopes[-1].version, envelopes)
         raise Refused(errors.CONFLICT, "the contest kept changing under this command: try again")
 
@@ -196,6 +216,12 @@ class ContestService:
         """The contest as of its stored snapshot (None without a usable one)."""
         loaded = await self._from_snapshot(contest_id)
         return None if loaded is None else loaded[1]
+
+    async def save_snapshot(self, contest_id: str) -> int:
+        """Write a snapshot of the contest as it is now (the version it is at)."""
+        rules, contest = await self.load(contest_id)
+        await self._snapshot(contest_id, rules, contest)
+        return int(contest.version)
 
     def forget(self, contest_id: str) -> None:
         """Drop the cached state (the next load uses the snapshot and the stream)."""
@@ -271,7 +297,7 @@ class ContestService:
             task.add_done_callback(self._background.discard)
 
     async def _snapshot(self, contest_id: str, rules: Ruleset[Any], contest: Contest[Any]) -> None:
-        blob = encode(_SnapshotBlob(ruleset=rules.name, contest=msgspec.Raw(encode(contest))))
+        blob = encode(_SnapshotBlob(ruleset=rules.name, contest=msgspec.Raw(encode(trimmed(contest)))))
         try:
             await self.store.save_snapshot(contest_id, Snapshot(version=contest.version, data=blob))
         except Exception:  # a snapshot is a cache: losing one changes nothing
@@ -284,7 +310,7 @@ class ContestService:
         try:
             blob = decode(snapshot.data, _SnapshotBlob)
             rules = ruleset_named(blob.ruleset)
-            contest = msgspec.json.decode(blob.contest, type=Contest[rules.state_type])  # type: ignore[name-defined]
+            contest = restored(msgspec.json.decode(blob.contest, type=Contest[rules.state_type]))  # type: ignore[name-defined]
         except (msgspec.DecodeError, msgspec.ValidationError, Refused):
             log.warning("ignoring an unreadable snapshot of %s", contest_id)
             return None

@@ -39,23 +39,44 @@ class Step(msgspec.Struct, frozen=True):
 
 
 class Contest(msgspec.Struct, Generic[S], frozen=True):
+    """A contest folded up to ``version``.
+
+    Folding is linear: ``history`` and ``commands`` are shared, append-only containers. A contest owns the
+    first ``effective`` steps of ``history`` and the commands of ``commands`` up to its own version; folding
+    the next event from the newest contest of a lineage (``lineage[0]`` is its version) appends in place,
+    folding from an older one copies its part first. So every contest stays the value it was.
+    """
+
     id: str
     version: int
     head_hash: str
     created: ContestCreated
     rules: S
     declared: dict[str, Declared]  # the open window's declarations, by participant
-    history: tuple[Step, ...]
+    history: list[Step]  # the effective steps are the first ``effective``
     redo: tuple[tuple[Step, ...], ...]  # what undo and rewind removed, newest last
-    commands: dict[str, int]  # "<principal>\x1f<command id>" -> the version its batch ended at
+    commands: dict[str, int]  # "<principal>\x1f<command id>" -> the version its batch started at
     concluded: Concluded | None = None
     generations: dict[str, int] = {}  # seat -> the invitation generation honoured (absent: 0)
+    effective: int = -1  # how many steps of ``history`` are this contest's (-1: all of them)
+    checkpoint_at: int | None = None  # the newest checkpoint among the effective steps
+    checkpoint_before: int | None = None  # the checkpoint before that one
+    lineage: list[int] = msgspec.field(default_factory=list)  # [the version of the lineage's newest contest]
+    batch_ends: dict[int, int] = msgspec.field(default_factory=dict)  # first -> last version of longer batches
 
     def generation(self, seat: str) -> int:
         return self.generations.get(seat, 0)
 
     def command_version(self, principal: str, command_id: str) -> int | None:
-        return self.commands.get(command_key(principal, command_id))
+        """The version the command's batch ended at (as far as this contest has folded it), if it ran."""
+        first = self.commands.get(command_key(principal, command_id))
+        if first is None or first > self.version:
+            return None
+        return min(self.batch_ends.get(first, first), self.version)
+
+    def steps(self) -> tuple[Step, ...]:
+        """The effective history: the steps that count after undo, redo and rewind."""
+        return tuple(self.history if self.effective < 0 else self.history[: self.effective])
 
 
 def command_key(principal: str, command_id: str) -> str:
@@ -77,9 +98,11 @@ def begin(ruleset: Ruleset[S], envelope: Envelope) -> Contest[S]:
         created=event,
         rules=ruleset.initial(event.setup, event.seats),
         declared={},
-        history=(),
+        history=[],
         redo=(),
         commands={command_key(envelope.actor.principal, envelope.command_id): 1},
+        effective=0,
+        lineage=[1],
     )
 
 
@@ -101,51 +124,142 @@ def _refold(ruleset: Ruleset[S], contest: Contest[S], steps: Iterable[Step]) -> 
     return rules, declared
 
 
+def _checkpoints(steps: Iterable[Step]) -> tuple[int | None, int | None]:
+    at: int | None = None
+    before: int | None = None
+    for step in steps:
+        if step.checkpoint:
+            at, before = step.version, at
+    return at, before
+
+
+def _rebuilt(contest: Contest[S], steps: tuple[Step, ...], **changes: Any) -> Contest[S]:
+    """The contest with ``steps`` as its effective history, in containers of its own (a new lineage)."""
+    at, before = _checkpoints(steps)
+    commands, batch_ends = _own_commands(contest)
+    return msgspec.structs.replace(
+        contest,
+        history=list(steps),
+        effective=len(steps),
+        commands=commands,
+        batch_ends=batch_ends,
+        checkpoint_at=at,
+        checkpoint_before=before,
+        lineage=[contest.version],
+        **changes,
+    )
+
+
+def restored(contest: Contest[S]) -> Contest[S]:
+    """A contest decoded from a snapshot, with its indexes rebuilt (and in containers of its own)."""
+    count = len(contest.history) if contest.effective < 0 else contest.effective
+    return _rebuilt(contest, tuple(contest.history[:count]))
+
+
 def _cut(ruleset: Ruleset[S], contest: Contest[S], to_version: int) -> Contest[S]:
-    kept = tuple(s for s in contest.history if s.version <= to_version)
-    removed = tuple(s for s in contest.history if s.version > to_version)
+    steps = contest.steps()
+    kept = tuple(s for s in steps if s.version <= to_version)
+    removed = tuple(s for s in steps if s.version > to_version)
     rules, declared = _refold(ruleset, contest, kept)
-    return msgspec.structs.replace(contest, rules=rules, declared=declared, history=kept, redo=(*contest.redo, removed))
+    return _rebuilt(contest, kept, rules=rules, declared=declared, redo=(*contest.redo, removed))
+
+
+def _own_commands(contest: Contest[Any]) -> tuple[dict[str, int], dict[int, int]]:
+    """Copies of the command index as far as this contest goes."""
+    version = contest.version
+    commands = {k: v for k, v in contest.commands.items() if v <= version}
+    batch_ends = {first: min(last, version) for first, last in contest.batch_ends.items() if first < version}
+    return commands, batch_ends
+
+
+def _owned(contest: Contest[S], version: int) -> tuple[list[Step], dict[str, int], dict[int, int], list[int]]:
+    """The containers to fold the next event into: the shared ones when ``contest`` is its lineage's
+    newest, else copies of its own part (a new lineage)."""
+    if contest.lineage and contest.lineage[0] == contest.version and contest.effective == len(contest.history):
+        contest.lineage[0] = version
+        return contest.history, contest.commands, contest.batch_ends, contest.lineage
+    commands, batch_ends = _own_commands(contest)
+    return contest.history[: contest.effective], commands, batch_ends, [version]
+
+
+_NOT_STEPS = (Undone, Rewound, Redone, Concluded, SeatReissued)
 
 
 def apply(ruleset: Ruleset[S], contest: Contest[S], envelope: Envelope) -> Contest[S]:
     """Fold one stored envelope. Never refuses: stored events are facts."""
     if envelope.version != contest.version + 1 or envelope.prev_hash != contest.head_hash:
         raise CorruptLog(f"event {envelope.version} does not follow event {contest.version}")
+    if contest.effective < 0:
+        contest = restored(contest)
     key = command_key(envelope.actor.principal, envelope.command_id)
+    event = envelope.event
+    if isinstance(event, ContestCreated):
+        raise CorruptLog(f"event {envelope.version}: a second contest.created")
+    history, commands, batch_ends, lineage = _owned(contest, envelope.version)
+    first = commands.setdefault(key, envelope.version)
+    if first != envelope.version:
+        batch_ends[first] = envelope.version  # the batch goes on (older contests clamp it to their version)
+    if not isinstance(event, _NOT_STEPS):  # the common case, in one copy of the (small) struct
+        rules, declared = _evolve(ruleset, contest.rules, contest.declared, event)
+        step = Step(envelope.version, event, envelope.batch_end, envelope.checkpoint)
+        history.append(step)
+        at, before = contest.checkpoint_at, contest.checkpoint_before
+        if step.checkpoint:
+            at, before = step.version, at
+        return msgspec.structs.replace(
+            contest,
+            version=envelope.version,
+            head_hash=envelope.hash,
+            history=history,
+            commands=commands,
+            batch_ends=batch_ends,
+            lineage=lineage,
+            rules=rules,
+            declared=declared,
+            effective=len(history),
+            checkpoint_at=at,
+            checkpoint_before=before,
+            redo=(),
+        )
     contest = msgspec.structs.replace(
         contest,
         version=envelope.version,
         head_hash=envelope.hash,
-        commands={**contest.commands, key: envelope.version},
+        history=history,
+        commands=commands,
+        batch_ends=batch_ends,
+        lineage=lineage,
     )
-    event = envelope.event
     match event:
         case Undone() | Rewound():
             return _cut(ruleset, contest, event.to_version)
         case Redone():
-            restored = contest.redo[-1]
+            restored_steps = contest.redo[-1]
             rules, declared = contest.rules, contest.declared
-            for step in restored:
+            for step in restored_steps:
                 rules, declared = _evolve(ruleset, rules, declared, step.event)
-            return msgspec.structs.replace(
-                contest,
-                rules=rules,
-                declared=declared,
-                history=contest.history + restored,
-                redo=contest.redo[:-1],
+            return _rebuilt(
+                contest, (*contest.steps(), *restored_steps), rules=rules, declared=declared, redo=contest.redo[:-1]
             )
         case Concluded():
             return msgspec.structs.replace(contest, concluded=event, rules=ruleset.concluded(contest.rules))
         case SeatReissued():
             return msgspec.structs.replace(contest, generations={**contest.generations, event.seat: event.generation})
-        case ContestCreated():
-            raise CorruptLog(f"event {envelope.version}: a second contest.created")
         case _:
             rules, declared = _evolve(ruleset, contest.rules, contest.declared, event)
             step = Step(envelope.version, event, envelope.batch_end, envelope.checkpoint)
+            history.append(step)
+            at, before = contest.checkpoint_at, contest.checkpoint_before
+            if step.checkpoint:
+                at, before = step.version, at
             return msgspec.structs.replace(
-                contest, rules=rules, declared=declared, history=(*contest.history, step), redo=()
+                contest,
+                rules=rules,
+                declared=declared,
+                effective=len(history),
+                checkpoint_at=at,
+                checkpoint_before=before,
+                redo=(),
             )
 
 
@@ -159,17 +273,25 @@ def fold(ruleset: Ruleset[S], envelopes: Iterable[Envelope], contest: Contest[S]
 
 
 def last_effective(contest: Contest[Any]) -> int:
-    return contest.history[-1].version if contest.history else 1
+    count = len(contest.history) if contest.effective < 0 else contest.effective
+    return contest.history[count - 1].version if count else 1
 
 
 def undo_target(contest: Contest[Any]) -> int | None:
-    """The previous checkpoint before the effective head, if any."""
-    head = last_effective(contest)
-    earlier = [s.version for s in contest.history if s.checkpoint and s.version < head]
-    return earlier[-1] if earlier else None
+    """The previous checkpoint before the effective head, if any (tracked as events arrive)."""
+    if contest.effective < 0:
+        contest = restored(contest)
+    if contest.checkpoint_at is not None and contest.checkpoint_at == last_effective(contest):
+        return contest.checkpoint_before
+    return contest.checkpoint_at
 
 
 def rewind_targets(contest: Contest[Any]) -> list[int]:
     """Versions the GM may rewind to: the ends of effective batches before the head."""
     head = last_effective(contest)
-    return [s.version for s in contest.history if s.batch_end and s.version < head]
+    return [s.version for s in contest.steps() if s.batch_end and s.version < head]
+
+
+def trimmed(contest: Contest[S]) -> Contest[S]:
+    """The contest with containers holding only its own part (what a snapshot stores)."""
+    return _rebuilt(contest, contest.steps())

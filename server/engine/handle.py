@@ -196,7 +196,7 @@ def _gm_only(ctx: Context, what: str) -> None:
 
 
 def _after(contest: Contest[Any], version: int) -> list[int]:
-    return [s.version for s in contest.history if s.version > version]
+    return [s.version for s in contest.steps() if s.version > version]
 
 
 def _declare(ruleset: Ruleset[S], contest: Contest[S], command: Declare, ctx: Context) -> list[Pending]:

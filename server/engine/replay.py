@@ -64,7 +64,7 @@ def replay(ruleset: Ruleset[Any], envelopes: Sequence[Envelope], viewer: Viewer,
         text = describe(ruleset, event, envelope.actor.principal)
         lines.append((envelope, kind, text, not may_see(envelope, viewer)))
     assert contest is not None and at_target is not None
-    effective = {step.version for step in at_target.history}
+    effective = {step.version for step in at_target.steps()}
     targets = set(rewind_targets(contest)) if contest.concluded is None else set()
     entries = [
         TimelineEntry(

@@ -9,9 +9,11 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import gc
 import logging
 import signal
 import sys
+from collections.abc import Sequence
 from types import TracebackType
 from urllib.parse import urlsplit
 
@@ -22,6 +24,7 @@ from websockets.frames import CloseCode
 
 from protocol import errors
 from protocol.codec import encode
+from protocol.events import Envelope
 from protocol.messages import Error
 from server.datadir import sqlite_path
 from server.net.auth import Tokens, server_secret
@@ -60,6 +63,7 @@ class AgonServer:
         )
         self._server: Server | None = None
         service.on_lost = self._lost
+        service.on_appended = self._appended
 
     def _lost(self, contest: str, missing: int) -> None:
         """The store lost acknowledged events of ``contest``: count them, and resynchronise its viewers."""
@@ -67,6 +71,12 @@ class AgonServer:
         feed = self.context.hub.get(contest)
         if feed is not None:
             self.context.hub.spawn(feed.resync())
+
+    def _appended(self, contest: str, envelopes: Sequence[Envelope]) -> None:
+        """Publish this process's own appends without reading them back from the store."""
+        feed = self.context.hub.get(contest)
+        if feed is not None:
+            feed.offer(envelopes)
 
     async def _handle(self, ws: ServerConnection) -> None:
         if ws.request is not None and urlsplit(ws.request.path).path != WS_PATH:
@@ -156,6 +166,9 @@ async def serve(settings: Settings, store: EventStore, stop: asyncio.Event, spec
     held = f"{contests} contest" + ("" if contests == 1 else "s")
     print(f"agon: store {_redacted(spec) or describe(store)} ({held})", flush=True)
     async with AgonServer(settings, store) as server:
+        # What start-up allocated lives as long as the process: keep it out of every later collection.
+        gc.collect()
+        gc.freeze()
         print(f"agon: serving on {server.url}  (WebSocket {server.ws_url}, store {describe(store)})", flush=True)
         print(f"agon: open {server.url} in a browser and press New contest", flush=True)
         await stop.wait()

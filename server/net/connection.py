@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from typing import Any, assert_never
 
 from websockets.asyncio.server import ServerConnection
-from websockets.exceptions import ConnectionClosed
+from websockets.exceptions import ConnectionClosed, InvalidState
 from websockets.frames import CloseCode
 
 from protocol import errors
@@ -138,13 +138,21 @@ class Connection:
         task.add_done_callback(self._tasks.discard)
 
     async def _write(self) -> None:
-        with contextlib.suppress(ConnectionClosed):
+        """Send what is queued: every frame waiting at once goes out in one write to the socket, then wait
+        until the socket has taken it (so a slow client fills its queue and is dropped)."""
+        with contextlib.suppress(ConnectionClosed, InvalidState):
             while True:
-                item = await self._queue.get()
-                if isinstance(item, _Close):
-                    await self._ws.close(item.code, item.reason)
-                    return
-                await self._ws.send(item, text=True)
+                items = [await self._queue.get()]
+                while not self._queue.empty():
+                    items.append(self._queue.get_nowait())
+                for item in items:
+                    if isinstance(item, _Close):
+                        self._ws.send_data()
+                        await self._ws.close(item.code, item.reason)
+                        return
+                    self._ws.protocol.send_text(item)
+                self._ws.send_data()
+                await self._ws.drain()
 
     # --- the connection's life ----------------------------------------------------------------------
 
@@ -153,8 +161,10 @@ class Connection:
         metrics.connections.inc()
         metrics.connections_total.inc()
         self._ctx.connections.add(self)
-        writer = asyncio.get_running_loop().create_task(self._write())
-        self._spawn(self._expect_hello())
+        loop = asyncio.get_running_loop()
+        writer = loop.create_task(self._write())
+        # A timer, not a task: an idle connection should cost little memory.
+        no_hello = loop.call_later(self._ctx.settings.hello_timeout, self._expect_hello)
         try:
             async for frame in self._ws:
                 if self._closing:
@@ -174,6 +184,7 @@ class Connection:
                     async with asyncio.timeout(self._ctx.settings.close_timeout):
                         await writer
             self._closing = True
+            no_hello.cancel()
             self._leave_all()
             writer.cancel()
             for task in list(self._tasks):
@@ -186,8 +197,7 @@ class Connection:
         """Close with 1001 once the frames already queued (acks of in-flight commands included) are sent."""
         self._close_after_sending(CloseCode.GOING_AWAY, "server shutting down")
 
-    async def _expect_hello(self) -> None:
-        await asyncio.sleep(self._ctx.settings.hello_timeout)
+    def _expect_hello(self) -> None:
         if not self._said_hello:
             self._error(errors.UNAUTHENTICATED, "no hello: the first frame must be a hello")
             self._close_after_sending(CloseCode.POLICY_VIOLATION, "no hello")

@@ -21,12 +21,12 @@ from collections.abc import Callable, Coroutine, Sequence
 from typing import Any, Protocol
 
 from protocol import errors
-from protocol.codec import decode, encode, to_builtins
+from protocol.codec import canonical, decode, encode, to_builtins
 from protocol.common import Seat
 from protocol.errors import Refused
 from protocol.events import Envelope
 from protocol.messages import Error, Json, Notice, Patch, TokenRole, Welcome
-from protocol.patch import diff, view_hash
+from protocol.patch import diff, view_hash, view_hash_of
 from server.engine.contest import Contest, apply, fold
 from server.engine.ruleset import Ruleset, Viewer
 from server.engine.views import contest_view
@@ -90,6 +90,7 @@ class ContestFeed:
         self._generations: dict[Follower, int] = {}  # the invitation generation each follower came with
         self._roles: dict[Follower, TokenRole] = {}
         self._docs: dict[ViewerKey, dict[str, Json]] = {}
+        self._encoded: dict[ViewerKey, bytes] = {}  # each of ``_docs`` in canonical JSON
         self._ring: OrderedDict[int, Contest[Any]] = OrderedDict()
         self._checkpoints: OrderedDict[int, Contest[Any]] = OrderedDict()  # sparse states to refold resumes from
         self._recent: deque[tuple[Envelope, Any]] = deque(maxlen=4 * settings.resume_ring)
@@ -164,13 +165,11 @@ class ContestFeed:
         backoff = 0.05
         while True:
             try:
-                async for record in self._store.subscribe(self.contest, after=self._folding.version):
-                    envelope = decode(record.data, Envelope)
-                    before = self._folding.rules
-                    self._folding = apply(self._rules, self._folding, envelope)
-                    self._pending.append((envelope, before))
-                    if envelope.batch_end:
-                        self._publish()
+                known = self._known
+                async for record in self._store.subscribe(self.contest, after=self._folding.version, known=known):
+                    if record.version <= self._folding.version:
+                        continue  # offered by this process's own append already
+                    self._take(decode(record.data, Envelope))
                     backoff = 0.05
                 return  # the store was closed
             except asyncio.CancelledError:
@@ -182,6 +181,25 @@ class ContestFeed:
                 with contextlib.suppress(Exception):
                     if await self._service.check_lost(self.contest, self._state.version, self._state.head_hash):
                         await self._reload()
+
+    def _known(self) -> int:
+        return int(self._folding.version)
+
+    def _take(self, envelope: Envelope) -> None:
+        before = self._folding.rules
+        self._folding = apply(self._rules, self._folding, envelope)
+        self._pending.append((envelope, before))
+        if envelope.batch_end:
+            self._publish()
+
+    def offer(self, envelopes: Sequence[Envelope]) -> None:
+        """A batch this process has just appended: publish it now. Versions already taken are skipped; a
+        batch beyond a gap is left to the store's subscription, which reads everything in order."""
+        if self._task is None or self._task.done():
+            return
+        for envelope in envelopes:
+            if envelope.version == self._folding.version + 1 and envelope.prev_hash == self._folding.head_hash:
+                self._take(envelope)
 
     async def resync(self) -> None:
         """The stream lost versions this feed published: start again from what the store holds, and send
@@ -202,6 +220,7 @@ class ContestFeed:
         self._checkpoints.clear()
         self._recent.clear()
         self._docs = {}
+        self._encoded = {}
         self._remember(self._state)
         for follower, viewer in list(self._followers.items()):
             follower.send(encode(self._fresh_welcome(viewer, self._roles[follower])))
@@ -215,28 +234,35 @@ class ContestFeed:
         for follower, viewer in self._followers.items():
             groups.setdefault(viewer_key(viewer), (viewer, []))[1].append(follower)
         docs: dict[ViewerKey, dict[str, Json]] = {}
+        encoded: dict[ViewerKey, bytes] = {}
+        patches: dict[tuple[bytes, bytes], bytes] = {}  # viewers who see the same share one patch
         for key, (viewer, followers) in groups.items():
             new = view_doc(self._rules, state, viewer)
+            new_bytes = canonical(new)
             old = self._docs.get(key)
             if old is None:
                 old = view_doc(self._rules, previous, viewer)
-            frames = [
-                encode(
+            old_bytes = self._encoded.get(key) or canonical(old)
+            patch = patches.get((old_bytes, new_bytes))
+            if patch is None:
+                ops = [] if old_bytes == new_bytes else diff(old, new)
+                patch = patches[old_bytes, new_bytes] = encode(
                     Patch(
                         contest=self.contest,
                         from_=previous.version,
                         to=state.version,
-                        ops=diff(old, new),
-                        view_hash=view_hash(new),
+                        ops=ops,
+                        view_hash=view_hash_of(new_bytes),
                     )
                 )
-            ]
-            frames.extend(self._notices(batch, viewer))
+            frames = [patch, *self._notices(batch, viewer)]
             for follower in followers:
                 for frame in frames:
                     follower.send(frame)
             docs[key] = new
+            encoded[key] = new_bytes
         self._docs = docs
+        self._encoded = encoded
         self._state = state
         self._remember(state)
         self._recent.extend(batch)

@@ -21,17 +21,30 @@ class Bell:
 
     def __init__(self) -> None:
         self._tickets: dict[str, asyncio.Event] = {}
+        self._heads: dict[str, int] = {}  # the newest head rung for each contest with a waiting reader
 
     def ticket(self, contest: str) -> asyncio.Event:
         return self._tickets.setdefault(contest, asyncio.Event())
 
-    def ring(self, contest: str) -> None:
+    def head(self, contest: str) -> int | None:
+        """The newest head announced with a ring since the last ring without one (None: unknown)."""
+        return self._heads.get(contest)
+
+    def ring(self, contest: str, head: int | None = None) -> None:
+        if head is None:
+            self._heads.pop(contest, None)
+        elif contest in self._tickets or contest in self._heads:
+            self._heads[contest] = max(head, self._heads.get(contest, 0))
         ticket = self._tickets.pop(contest, None)
         if ticket is not None:
             ticket.set()
 
+    def forget(self, contest: str) -> None:
+        self._heads.pop(contest, None)
+
     def ring_all(self) -> None:
         tickets, self._tickets = self._tickets, {}
+        self._heads.clear()
         for ticket in tickets.values():
             ticket.set()
 
@@ -42,14 +55,28 @@ async def tail(
     closed: Callable[[], bool],
     after: int,
     poll: float | None,
+    known: Callable[[], int] | None = None,
+    head: Callable[[], int | None] | None = None,
 ) -> AsyncIterator[Record]:
     """Yield every record after ``after``, then wait for the bell (or ``poll`` seconds) and read again.
 
     Reading is the source of truth: a wake-up only says "read now", so a lost or early wake-up costs at
-    most one poll interval, never a record. Ends when the store is closed.
+    most one poll interval, never a record. Ends when the store is closed. With ``known`` (what the
+    reader holds already) and ``head`` (the head the bell last announced), a wake-up for an append the
+    reader holds already costs no read.
     """
+    first = True
     while not closed():
         wake = ticket()
+        if known is not None:
+            after = max(after, known())
+            rung = head() if head is not None else None
+            if not first and rung is not None and rung <= after:
+                with contextlib.suppress(TimeoutError):
+                    async with asyncio.timeout(poll):
+                        await wake.wait()
+                continue
+        first = False
         try:
             batch = await read(after)
         except UnavailableError:

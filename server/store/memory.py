@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator, Sequence
+from collections.abc import AsyncIterator, Callable, Sequence
 
 from server.store.batch import check_batch, check_head, check_retry
 from server.store.fanout import PAGE, Bell, tail
@@ -46,7 +46,7 @@ class MemoryStore:
         check_head(contest, events[-1].hash if events else "", records)
         events.extend(records)
         ids.update((r.event_id, r.version) for r in records)
-        self._bell.ring(contest)
+        self._bell.ring(contest, len(self._events[contest]))
         return [r.version for r in records]
 
     async def read(self, contest: str, after: int = 0, limit: int | None = None) -> list[Record]:
@@ -60,13 +60,15 @@ class MemoryStore:
         self._check_open()
         return len(self._events.get(contest, []))
 
-    def subscribe(self, contest: str, after: int = 0) -> AsyncIterator[Record]:
+    def subscribe(self, contest: str, after: int = 0, known: Callable[[], int] | None = None) -> AsyncIterator[Record]:
         return tail(
             lambda since: self.read(contest, since, PAGE),
             lambda: self._bell.ticket(contest),
             lambda: self._closed,
             after,
             poll=None,
+            known=known,
+            head=lambda: self._bell.head(contest),
         )
 
     async def save_snapshot(self, contest: str, snapshot: Snapshot) -> None:

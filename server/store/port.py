@@ -7,7 +7,7 @@ that a batch continues the stream where the caller expected.
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator, Sequence
+from collections.abc import AsyncIterator, Callable, Sequence
 from typing import Protocol
 
 import msgspec
@@ -88,10 +88,12 @@ class EventStore(Protocol):
         """The contest's current version (0 when it has no events)."""
         ...
 
-    def subscribe(self, contest: str, after: int = 0) -> AsyncIterator[Record]:
+    def subscribe(self, contest: str, after: int = 0, known: Callable[[], int] | None = None) -> AsyncIterator[Record]:
         """Every record with version > after, in order, then new ones as they are appended, forever.
 
-        Never skips and never repeats a version, even when notifications are lost.
+        Never skips and never repeats a version, even when notifications are lost. ``known``: the version
+        the reader already holds by other means (its own appends); records up to it may be left out, and
+        an append it already holds costs no read.
         """
         ...
 

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import logging
 from collections.abc import AsyncIterator, Callable, Iterator, Sequence
 from typing import Any
@@ -110,6 +111,10 @@ return 1
 """
 
 
+def _newest(held: int, known: Callable[[], int]) -> int:
+    return max(held, known())
+
+
 def _key(contest: str, suffix: str) -> str:
     return f"agon:{{{contest}}}:{suffix}"
 
@@ -159,6 +164,7 @@ class RedisStore:
         self._snapshot_script = self._client.register_script(_SAVE_SNAPSHOT)
         self._sharded = sharded_pubsub
         self._closed = False
+        self._listed: set[str] = set()  # contests this process has added to the contests set
 
     @contextlib.contextmanager
     def _reachable(self) -> Iterator[None]:
@@ -209,8 +215,10 @@ class RedisStore:
         if status == "duplicate":
             raise DuplicateError(f"{reply[1]} of {len(records)} event ids are already in {contest}")
         versions = [int(v) for v in reply[1]] if status == "acked" else [r.version for r in records]
-        with self._reachable():
-            await self._client.sadd(CONTESTS, contest)
+        if expected_version == 0 or contest not in self._listed:  # not one SADD per append
+            with self._reachable():
+                await self._client.sadd(CONTESTS, contest)
+            self._listed.add(contest)
         await self._notify(contest, max(versions))
         return versions
 
@@ -228,10 +236,10 @@ class RedisStore:
             last = await self._client.xrevrange(_key(contest, "events"), count=1)
         return _version(last[0][0]) if last else 0
 
-    def subscribe(self, contest: str, after: int = 0) -> AsyncIterator[Record]:
-        return self._tail(contest, after)
+    def subscribe(self, contest: str, after: int = 0, known: Callable[[], int] | None = None) -> AsyncIterator[Record]:
+        return self._tail(contest, after, known or (lambda: 0))
 
-    async def _tail(self, contest: str, after: int) -> AsyncIterator[Record]:
+    async def _tail(self, contest: str, after: int, known: Callable[[], int]) -> AsyncIterator[Record]:
         backoff = 0.05
         while not self._closed:
             pubsub = self._listeners.pubsub()
@@ -239,13 +247,14 @@ class RedisStore:
                 await self._listen(pubsub, _key(contest, "notify"))
                 # Listening now: from here on, read the stream whenever there may be something new.
                 while not self._closed:
+                    after = max(after, known())  # what the reader holds already is not read again
                     batch = await self.read(contest, after, PAGE)
                     for record in batch:
                         after = record.version
                         yield record
                     backoff = 0.05
                     if len(batch) < PAGE:
-                        await self._wait(pubsub, after)
+                        await self._wait(pubsub, functools.partial(_newest, after, known))
             except UnavailableError as error:
                 if self._closed:
                     return
@@ -266,9 +275,11 @@ class RedisStore:
                 await pubsub.subscribe(channel)
         await self._next_message(pubsub, lambda kind, _: kind in ("subscribe", "ssubscribe"))
 
-    async def _wait(self, pubsub: PubSub, after: int) -> None:
-        """Return on a notification of a version past ``after``, or after one poll interval."""
-        await self._next_message(pubsub, lambda kind, data: kind in ("message", "smessage") and _head_in(data) > after)
+    async def _wait(self, pubsub: PubSub, after: Callable[[], int]) -> None:
+        """Return on a notification of a version past ``after()``, or after one poll interval."""
+        await self._next_message(
+            pubsub, lambda kind, data: kind in ("message", "smessage") and _head_in(data) > after()
+        )
 
     async def _next_message(self, pubsub: PubSub, wanted: _Filter) -> None:
         loop = asyncio.get_running_loop()

@@ -2,6 +2,8 @@
 
 Every call runs on the store's single worker thread, so the event loop never blocks and this process's
 writes are serialized; ``BEGIN IMMEDIATE`` serializes them against other processes on the same file.
+Appends are committed in groups: those that arrive while a transaction is being committed share the next
+one (one fsync for all of them), each under its own savepoint so a conflict refuses only its own.
 Tailing readers are woken in-process after an append; appends made by another process are found by one
 watcher per store, which checks every ``poll`` seconds whether anything was committed and wakes only the
 readers of contests that moved.
@@ -28,6 +30,7 @@ from server.store.port import (
     DuplicateError,
     Record,
     Snapshot,
+    StoreError,
     UnavailableError,
 )
 
@@ -67,6 +70,7 @@ CREATE TABLE IF NOT EXISTS secrets (
 _SELECT = "SELECT version, event_id, data, hash, prev_hash FROM events"
 
 _T = TypeVar("_T")
+_Append = tuple[str, list[Record], int, "asyncio.Future[list[int]]"]
 
 
 def _record(row: tuple[int, str, bytes, str, str]) -> Record:
@@ -95,6 +99,8 @@ class SqliteStore:
         self._watched: dict[str, int] = {}  # contest -> tailing readers in this process
         self._heads: dict[str, int] = {}  # the head the watcher last saw of each watched contest
         self._watcher: asyncio.Task[None] | None = None
+        self._waiting: list[_Append] = []  # appends waiting for the next group commit
+        self._committer: asyncio.Task[None] | None = None
 
     # --- the worker thread -------------------------------------------------------------------------
 
@@ -125,43 +131,63 @@ class SqliteStore:
             raise UnavailableError(f"sqlite {self._path}: {error}") from error
 
     @staticmethod
-    def _append(conn: sqlite3.Connection, contest: str, records: Sequence[Record], expected: int) -> list[int]:
+    def _append_many(conn: sqlite3.Connection, appends: Sequence[_Append]) -> list[list[int] | StoreError]:
+        """Group commit: every append waiting at once, in one transaction and one fsync. Each append has its
+        own savepoint, so a conflicting one changes nothing and the others still commit."""
         conn.execute("BEGIN IMMEDIATE")
+        out: list[list[int] | StoreError] = []
         try:
-            stored = [
-                _record(row)
-                for r in records
-                for row in conn.execute(f"{_SELECT} WHERE contest = ? AND event_id = ?", (contest, r.event_id))
-            ]
-            if stored and len(stored) == len(records):
-                conn.execute("ROLLBACK")
-                return check_retry(contest, stored, records)
-            if stored:
-                raise DuplicateError(f"{len(stored)} of {len(records)} event ids are already in {contest}")
-            head = _head(conn, contest)
-            if head != expected:
-                raise ConflictError(f"{contest} is at version {head}, not {expected}")
-            row = conn.execute("SELECT hash FROM events WHERE contest = ? AND version = ?", (contest, head)).fetchone()
-            check_head(contest, "" if row is None else str(row[0]), records)
-            conn.executemany(
-                "INSERT INTO events (contest, version, event_id, data, hash, prev_hash) VALUES (?, ?, ?, ?, ?, ?)",
-                [(contest, r.version, r.event_id, r.data, r.hash, r.prev_hash) for r in records],
-            )
+            for contest, records, expected, _ in appends:
+                conn.execute("SAVEPOINT one")
+                try:
+                    out.append(_append_one(conn, contest, records, expected))
+                except (ConflictError, DuplicateError) as refused:
+                    conn.execute("ROLLBACK TO one")
+                    out.append(refused)
+                conn.execute("RELEASE one")
             conn.execute("COMMIT")
         except BaseException:
             if conn.in_transaction:
                 conn.execute("ROLLBACK")
             raise
-        return [r.version for r in records]
+        return out
 
     # --- the port ----------------------------------------------------------------------------------
 
     async def append(self, contest: str, records: Sequence[Record], expected_version: int) -> list[int]:
         check_batch(records, expected_version)
-        batch = list(records)
-        versions = await self._run(lambda conn: self._append(conn, contest, batch, expected_version))
-        self._bell.ring(contest)
+        if self._closed:
+            raise UnavailableError("store is closed")
+        loop = asyncio.get_running_loop()
+        done: asyncio.Future[list[int]] = loop.create_future()
+        self._waiting.append((contest, list(records), expected_version, done))
+        if self._committer is None or self._committer.done():
+            self._committer = loop.create_task(self._commit(), name="agon-sqlite-commit")
+        versions = await done
+        self._bell.ring(contest, max(versions))
         return versions
+
+    async def _commit(self) -> None:
+        """Write what waits, in groups: while one transaction is being committed, the appends that arrive
+        wait together for the next one."""
+        while self._waiting:
+            group, self._waiting = self._waiting, []
+            try:
+                results = await self._run(functools.partial(self._append_many, appends=group))
+            except BaseException as error:
+                for *_, done in group:
+                    if not done.done():
+                        done.set_exception(error if isinstance(error, Exception) else UnavailableError(str(error)))
+                if not isinstance(error, Exception):
+                    raise
+                continue
+            for (*_, done), result in zip(group, results, strict=True):
+                if done.done():
+                    continue
+                if isinstance(result, StoreError):
+                    done.set_exception(result)
+                else:
+                    done.set_result(result)
 
     async def read(self, contest: str, after: int = 0, limit: int | None = None) -> list[Record]:
         def work(conn: sqlite3.Connection) -> list[Record]:
@@ -176,13 +202,15 @@ class SqliteStore:
     async def head(self, contest: str) -> int:
         return await self._run(lambda conn: _head(conn, contest))
 
-    def subscribe(self, contest: str, after: int = 0) -> AsyncIterator[Record]:
+    def subscribe(self, contest: str, after: int = 0, known: Callable[[], int] | None = None) -> AsyncIterator[Record]:
         records = tail(
             lambda since: self.read(contest, since, PAGE),
             lambda: self._bell.ticket(contest),
             lambda: self._closed,
             after,
             poll=None,  # woken by this process's appends, and by the one watcher for other processes'
+            known=known,
+            head=lambda: self._bell.head(contest),
         )
         return self._watching(contest, records)
 
@@ -200,6 +228,7 @@ class SqliteStore:
             else:
                 self._watched.pop(contest, None)
                 self._heads.pop(contest, None)
+                self._bell.forget(contest)
 
     async def _watch(self) -> None:
         """One watcher per store, however many contests are followed: every ``poll`` seconds it asks
@@ -217,7 +246,7 @@ class SqliteStore:
                         head = heads.get(contest, 0)
                         if self._heads.get(contest) != head:
                             self._heads[contest] = head
-                            self._bell.ring(contest)
+                            self._bell.ring(contest, head)
             except UnavailableError as error:
                 if self._closed:
                     return
@@ -287,6 +316,9 @@ class SqliteStore:
             return
         self._closed = True
         self._bell.ring_all()
+        if self._committer is not None:
+            with contextlib.suppress(Exception):
+                await self._committer
         if self._watcher is not None:
             self._watcher.cancel()
             with contextlib.suppress(asyncio.CancelledError):
@@ -311,6 +343,38 @@ def _while_locked(work: Callable[[], object], timeout: float) -> None:
             if "locked" not in str(error) or time.monotonic() > deadline:
                 raise
             time.sleep(0.01)
+
+
+def _append_one(conn: sqlite3.Connection, contest: str, records: Sequence[Record], expected: int) -> list[int]:
+    """One append inside the group's transaction: the head read once, the rows inserted; the event ids'
+    unique constraint finds a retry (acknowledged only with identical content)."""
+    row = conn.execute(
+        "SELECT version, hash FROM events WHERE contest = ? ORDER BY version DESC LIMIT 1", (contest,)
+    ).fetchone()
+    head, head_hash = (0, "") if row is None else (int(row[0]), str(row[1]))
+    chains = not head_hash or head_hash == records[0].prev_hash
+    if head == expected and chains:
+        try:
+            conn.executemany(
+                "INSERT INTO events (contest, version, event_id, data, hash, prev_hash) VALUES (?, ?, ?, ?, ?, ?)",
+                [(contest, r.version, r.event_id, r.data, r.hash, r.prev_hash) for r in records],
+            )
+            return [r.version for r in records]
+        except sqlite3.IntegrityError:  # an event id is stored already: a retry, or a duplicate
+            conn.execute("ROLLBACK TO one")  # undo the rows inserted before it (the append's savepoint)
+    stored = [
+        _record(row)
+        for r in records
+        for row in conn.execute(f"{_SELECT} WHERE contest = ? AND event_id = ?", (contest, r.event_id))
+    ]
+    if stored and len(stored) == len(records):
+        return check_retry(contest, stored, records)
+    if stored:
+        raise DuplicateError(f"{len(stored)} of {len(records)} event ids are already in {contest}")
+    if head != expected:
+        raise ConflictError(f"{contest} is at version {head}, not {expected}")
+    check_head(contest, head_hash, records)
+    raise ConflictError(f"{contest}: the batch cannot be stored")  # pragma: no cover - check_head raised
 
 
 def _heads_of(conn: sqlite3.Connection, contests: list[str]) -> dict[str, int]:

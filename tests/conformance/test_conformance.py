@@ -82,7 +82,7 @@ ENGINE_EVENTS = (ContestCreated, Declared, Revealed, Undone, Rewound, Redone, Co
 
 
 def state_bytes(contest: Contest[Any]) -> bytes:
-    return encode([contest.rules, contest.declared, contest.history, contest.redo, contest.concluded])
+    return encode([contest.rules, contest.declared, contest.steps(), contest.redo, contest.concluded])
 
 
 def machine(rules: Ruleset[Any], strategy: Strategy) -> type[RuleBasedStateMachine]:

@@ -112,6 +112,7 @@ async def test_face_down_names_reach_nobody_else_before_they_resolve(agon_server
 
 async def _refused(client: AgonClient, contest: str, command: Any, code: str) -> None:
     """The command is refused with ``code`` and the contest does not move."""
+    await client.ping()  # the pong comes after every patch already queued for this connection
     before = client.mirrors[contest].version
     try:
         await client.command(contest, command)

@@ -14,7 +14,7 @@ from protocol.common import Actor
 from protocol.errors import Refused
 from protocol.events import CloseDeclarations, Command, Declare, Redo, Rewind, Undo
 from protocol.rulesets import extended as x
-from server.engine.contest import Contest, fold, rewind_targets
+from server.engine.contest import Contest, fold, rewind_targets, trimmed, undo_target
 from server.engine.views import contest_view, viewer_for
 from server.rules.extended.state import ExtendedState
 from tests.engine.table import ANN, BOB, GM, RULES, SEED, SPECTATOR, Table, duel
@@ -147,3 +147,40 @@ def test_no_view_shows_a_sealed_payload_a_hidden_ap_or_the_seed(table: Table, da
                 assert seen.rating is None and seen.starting_ap is None and seen.hero_points is None
                 if not _changed(contest, seen.id):
                     assert seen.ap is None
+
+
+def _scanned_undo_target(contest: Contest[Any]) -> int | None:
+    """The definition: the newest checkpoint before the effective head, found by reading every step."""
+    steps = contest.steps()
+    head = steps[-1].version if steps else 1
+    earlier = [s.version for s in steps if s.checkpoint and s.version < head]
+    return earlier[-1] if earlier else None
+
+
+@FAST
+@given(contests())
+def test_the_tracked_undo_target_is_the_newest_checkpoint_before_the_head(table: Table) -> None:
+    for k in range(1, len(table.log) + 1):
+        contest = fold(RULES, table.log[:k])
+        assert undo_target(contest) == _scanned_undo_target(contest)
+
+
+@FAST
+@given(contests(), st.data())
+def test_folding_on_from_an_older_state_leaves_every_state_as_it_was(table: Table, data: st.DataObject) -> None:
+    """Folding shares its growing containers between states: folding again from an older state (a resume,
+    a second reader of the same snapshot) must neither change the newer state nor see its events."""
+    n = len(table.log)
+    k = data.draw(st.integers(1, n))
+    j = data.draw(st.integers(k, n))
+    older = fold(RULES, table.log[:k])
+    older_bytes = encode(trimmed(older))
+    newer = fold(RULES, table.log[k:], older)  # extends the shared containers in place
+    again = fold(RULES, table.log[k:j], older)  # from the older state once more
+    assert encode(trimmed(older)) == older_bytes
+    assert encode(trimmed(again)) == encode(trimmed(fold(RULES, table.log[:j])))
+    assert encode(trimmed(newer)) == encode(trimmed(fold(RULES, table.log)))
+    for envelope in table.log[k:]:
+        assert older.command_version(envelope.actor.principal, envelope.command_id) is None or any(
+            e.command_id == envelope.command_id and e.actor == envelope.actor for e in table.log[:k]
+        )

@@ -1,0 +1,143 @@
+"""*long contest*: what a contest's length costs — fold rate, cold load, a fresh spectator's welcome and
+the live command latency, at 10,000 and 100,000 events (next to a 100-event contest in the same server)."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from pathlib import Path
+
+import msgspec
+
+from protocol.codec import decode
+from protocol.events import Command, Envelope
+from server.bench import drive
+from server.bench.agon import GM, adjust, request, target
+from server.bench.procs import SECRET, agon_serve
+from server.bench.report import Table, median, percentile, ratio
+from server.engine.contest import fold
+from server.service import ContestService
+from server.store import open_store
+from server.store.memory import MemoryStore
+
+CHUNK = 2000  # records per append when copying a generated contest into the store
+SHORT = 100  # events of the contest the latency is compared with
+
+
+async def build(store_spec: str, name: str, events: int) -> None:
+    """A contest of ``events`` events (GM adjustments), generated in memory and copied into the store,
+    with a snapshot at its head."""
+    memory = MemoryStore()
+    service = ContestService(memory, snapshot_every=0)
+    await service.create(GM, request(name), command_id=f"create-{name}")
+    n = 0
+    _, contest = await service.load(name)
+    while contest.version < events:
+        n += 1
+        result = await service.execute(name, GM, f"g{n}", msgspec.convert(adjust(n), Command))
+        _, contest = await service.load(name)
+        del result
+    records = await memory.read(name)
+    store = open_store(store_spec)
+    try:
+        for start in range(0, len(records), CHUNK):
+            await store.append(name, records[start : start + CHUNK], expected_version=start)
+        await ContestService(store).save_snapshot(name)
+    finally:
+        await store.close()
+
+
+async def _fold_rate(store_spec: str, name: str) -> tuple[float, float]:
+    """(events/s of a full fold, ms of a cold load from snapshot + tail)."""
+    store = open_store(store_spec)
+    try:
+        service = ContestService(store)
+        rules, _ = await service.load(name)
+        envelopes = [decode(r.data, Envelope) for r in await store.read(name)]
+        started = time.perf_counter()
+        fold(rules, envelopes)
+        rate = len(envelopes) / (time.perf_counter() - started)
+        cold = ContestService(store)
+        started = time.perf_counter()
+        await cold.load(name)
+        return rate, 1000 * (time.perf_counter() - started)
+    finally:
+        await store.close()
+
+
+async def _welcome_ms(url: str, hello: bytes) -> float:
+    from websockets.asyncio.client import connect
+
+    started = time.perf_counter()
+    async with connect(url, compression=None, ping_interval=None, max_size=2**24) as ws:
+        await ws.send(hello.decode(), text=True)
+        while '"welcome"' not in str(await ws.recv()):
+            pass
+        return 1000 * (time.perf_counter() - started)
+
+
+async def _latency_ms(agon: drive.Target, rooms_at: int, commands: int) -> float:
+    rooms, tasks = await drive.open_rooms(agon, rooms_at)
+    try:
+        room = rooms[-1]
+        for _ in range(commands):
+            ack = await drive.send_command(agon, room)
+            async with asyncio.timeout(30):
+                await ack
+            await drive.settle([room])
+        return 1000 * percentile([s for _, s in room.latencies[2:]], 0.5)
+    finally:
+        await drive.close_rooms(rooms, tasks)
+
+
+async def run(work: Path, lengths: list[int], rounds: int) -> Table:
+    table = Table(
+        f"long contest — medians of {rounds} rounds (sqlite, snapshot at the head)",
+        [
+            "events",
+            "fold events/s",
+            "cold load ms",
+            "fresh spectator's welcome ms",
+            f"command latency ms at {SHORT} events",
+            "command latency ms at length",
+            "× short",
+        ],
+    )
+    commands = 10 if lengths[0] < 1000 else 50
+    for length in lengths:
+        store = f"sqlite:{work / f'long-{length}.sqlite3'}"
+        await build(store, "short", SHORT)
+        await build(store, "long", length)
+        rates: list[float] = []
+        loads: list[float] = []
+        welcomes: list[float] = []
+        short_ms: list[float] = []
+        long_ms: list[float] = []
+        for _ in range(rounds):
+            rate, load = await _fold_rate(store, "long")
+            rates.append(rate)
+            loads.append(load)
+            server = agon_serve(store)
+            try:
+                url = f"ws://127.0.0.1:{server.port}/ws"
+                agon = target([url], ["short", "long"], SECRET, [server.pid])
+                welcomes.append(await _welcome_ms(url, agon.hello(1, 6)))
+                short_ms.append(await _latency_ms(target([url], ["short"], SECRET, [server.pid]), 1, commands))
+                long_ms.append(await _latency_ms(target([url], ["long"], SECRET, [server.pid]), 1, commands))
+            finally:
+                server.stop()
+        table.add(
+            f"{length:,}",
+            median(rates),
+            median(loads),
+            median(welcomes),
+            median(short_ms),
+            median(long_ms),
+            ratio(median(long_ms), median(short_ms)),
+        )
+    table.notes.append(
+        "Fold: every stored event decoded, then folded from nothing. Cold load: a new service reading the "
+        "snapshot and the tail. Welcome: a fresh server process, from connecting to the welcome frame. "
+        "Latency: median over the run, command sent to the last of 7 connections patched."
+    )
+    return table

@@ -1,0 +1,130 @@
+"""Processes the benchmark starts and measures: servers on loopback, redis-server, CPU time and RSS."""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import resource
+import shutil
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import Iterator, Sequence
+from pathlib import Path
+
+SECRET = "bench-secret-not-for-production"
+_TICKS = os.sysconf("SC_CLK_TCK")
+_PAGE = os.sysconf("SC_PAGE_SIZE")
+
+
+class BenchError(Exception):
+    """Something the benchmark needs is missing or did not start (printed as one line)."""
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+def raise_fd_limit(wanted: int) -> int:
+    """Raise this process's open-file limit towards ``wanted`` (children inherit it); the limit reached."""
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    target = min(max(soft, wanted), hard) if hard != resource.RLIM_INFINITY else max(soft, wanted)
+    if target > soft:
+        resource.setrlimit(resource.RLIMIT_NOFILE, (target, hard))
+    return target
+
+
+def cpu_seconds(pid: int) -> float:
+    """User + system CPU time of a process so far."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / _TICKS
+
+
+def rss_bytes(pid: int) -> int:
+    return int(Path(f"/proc/{pid}/statm").read_text().split()[1]) * _PAGE
+
+
+def wait_port(port: int, process: subprocess.Popen[bytes], what: str, timeout: float = 30.0) -> None:
+    deadline = time.monotonic() + timeout
+    while True:
+        with contextlib.suppress(OSError), socket.create_connection(("127.0.0.1", port), timeout=0.5):
+            return
+        if process.poll() is not None:
+            raise BenchError(f"{what} exited with status {process.returncode} before listening on {port}")
+        if time.monotonic() > deadline:
+            process.kill()
+            raise BenchError(f"{what} did not listen on port {port} within {timeout:.0f}s")
+        time.sleep(0.05)
+
+
+class Proc:
+    """A child process listening on ``port`` (killed on ``stop``)."""
+
+    def __init__(self, command: Sequence[str], port: int, what: str, env: dict[str, str] | None = None) -> None:
+        self.port = port
+        self.what = what
+        self.process = subprocess.Popen(
+            list(command), env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, start_new_session=True
+        )
+        wait_port(port, self.process, what)
+
+    @property
+    def pid(self) -> int:
+        return self.process.pid
+
+    def cpu(self) -> float:
+        return cpu_seconds(self.pid)
+
+    def rss(self) -> int:
+        return rss_bytes(self.pid)
+
+    def stop(self) -> None:
+        if self.process.poll() is None:
+            self.process.terminate()
+            try:
+                self.process.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+                self.process.wait(timeout=10)
+        if self.process.stderr is not None:
+            self.process.stderr.close()
+
+
+def agon_serve(store: str, port: int | None = None, extra_env: dict[str, str] | None = None) -> Proc:
+    """``agon serve`` on loopback for ``store``, with the benchmark's secret and no frame-rate limit."""
+    port = port or free_port()
+    env = {
+        **os.environ,
+        "AGON_SECRET": SECRET,
+        "AGON_RATE": "1000000",
+        "AGON_BURST": "1000000",
+        "AGON_SEND_QUEUE": "100000",
+        **(extra_env or {}),
+    }
+    command = [sys.executable, "-m", "server.cli", "serve", "--host", "127.0.0.1", "--port", str(port)]
+    return Proc([*command, "--store", store, "--create"], port, "agon serve", env)
+
+
+def floor_serve(samples: Path, port: int | None = None) -> Proc:
+    port = port or free_port()
+    command = [sys.executable, "-m", "server.bench.floor", "--port", str(port), "--samples", str(samples)]
+    return Proc(command, port, "the floor server")
+
+
+@contextlib.contextmanager
+def redis_server(workdir: Path) -> Iterator[str]:
+    """A throwaway redis-server (no persistence) on a free loopback port; yields its URL."""
+    binary = shutil.which("redis-server")
+    if binary is None:
+        raise BenchError("redis-server is not on PATH: install Redis (>= 7) for the Redis figures")
+    port = free_port()
+    workdir.mkdir(parents=True, exist_ok=True)
+    options = ["--port", str(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"]
+    redis = Proc([binary, *options, "--dir", str(workdir)], port, "redis-server")
+    try:
+        yield f"redis://127.0.0.1:{port}/0"
+    finally:
+        redis.stop()

@@ -1,0 +1,155 @@
+"""*table night*: T contests × (GM + 4 players + 2 spectators), closed loop and paced, against the floor."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+from server.bench import drive
+from server.bench.agon import create_contests, floor_target, target
+from server.bench.procs import SECRET, Proc, agon_serve, floor_serve, redis_server
+from server.bench.report import Table, median, percentile, ratio
+
+
+@dataclass
+class Sizes:
+    contests: int = 20
+    seconds: float = 5.0
+    rate: float = 1000.0  # commands/s in all for the paced runs
+    rounds: int = 3
+
+
+@dataclass
+class Figures:
+    commands_per_s: float
+    cpu_ms: float  # server CPU per command
+    p50_ms: float
+    p99_ms: float
+
+
+async def measure(target: drive.Target, rooms: list[drive.Room], seconds: float, rate: float | None) -> Figures:
+    from server.bench.procs import cpu_seconds
+
+    drive.reset(rooms)
+    sent_before = sum(r.commands for r in rooms)
+    cpu_before = sum(cpu_seconds(pid) for pid in target.pids)
+    started = time.perf_counter()
+    if rate is None:
+        await drive.closed_loop(target, rooms, seconds)
+    else:
+        await drive.paced(target, rooms, seconds, rate)
+    await drive.settle(rooms)
+    elapsed = time.perf_counter() - started
+    cpu = sum(cpu_seconds(pid) for pid in target.pids) - cpu_before
+    commands = sum(r.commands for r in rooms) - sent_before
+    lat = drive.latencies(rooms, started + min(0.5, seconds / 5))  # the first moments warm up
+    return Figures(
+        commands_per_s=commands / elapsed,
+        cpu_ms=1000 * cpu / max(commands, 1),
+        p50_ms=1000 * percentile(lat, 0.5),
+        p99_ms=1000 * percentile(lat, 0.99),
+    )
+
+
+async def _config(
+    work: Path, store: str, processes: int, sizes: Sizes, floor: Proc | None
+) -> tuple[dict[str, list[Figures]], Proc]:
+    """Alternate Agon and the floor, ``rounds`` times each, closed loop then paced."""
+    names = [f"night-{i}" for i in range(sizes.contests)]
+    await create_contests(store, names)
+    servers = [agon_serve(store) for _ in range(processes)]
+    results: dict[str, list[Figures]] = {}
+    try:
+        agon = target([f"ws://127.0.0.1:{s.port}/ws" for s in servers], names, SECRET, [s.pid for s in servers])
+        rooms, tasks = await drive.open_rooms(agon, sizes.contests)
+        try:
+            await drive.closed_loop(agon, rooms, min(0.5, sizes.seconds))  # warm up (and record the frames)
+            await drive.settle(rooms)
+            if floor is None:
+                samples = work / "floor-frames.json"
+                samples.write_text(json.dumps(drive.samples(rooms)))
+                floor = floor_serve(samples)
+            ftarget = floor_target(f"ws://127.0.0.1:{floor.port}/", floor.pid)
+            frooms, ftasks = await drive.open_rooms(ftarget, sizes.contests)
+            try:
+                for _ in range(sizes.rounds):
+                    for mode, rate in (("closed", None), ("paced", sizes.rate)):
+                        results.setdefault(f"agon {mode}", []).append(await measure(agon, rooms, sizes.seconds, rate))
+                        results.setdefault(f"floor {mode}", []).append(
+                            await measure(ftarget, frooms, sizes.seconds, rate)
+                        )
+            finally:
+                await drive.close_rooms(frooms, ftasks)
+        finally:
+            await drive.close_rooms(rooms, tasks)
+    finally:
+        for server in servers:
+            server.stop()
+    return results, floor
+
+
+def _med(figures: list[Figures], name: str) -> float:
+    return median([getattr(f, name) for f in figures])
+
+
+async def run(work: Path, sizes: Sizes, stores: list[str], processes: list[int]) -> Table:
+    table = Table(
+        f"table night — {sizes.contests} contests × 7 connections, {sizes.seconds:g} s per run, "
+        f"paced at {sizes.rate:,.0f} commands/s, medians of {sizes.rounds} interleaved rounds",
+        [
+            "store",
+            "processes",
+            "load",
+            "commands/s",
+            "floor commands/s",
+            "× floor",
+            "CPU ms/command",
+            "floor CPU ms",
+            "CPU × floor",
+            "p50 ms",
+            "p99 ms",
+            "floor p99 ms",
+        ],
+    )
+    floor: Proc | None = None
+    try:
+        for store_kind in stores:
+            for count in processes:
+                if store_kind == "sqlite":
+                    results, floor = await _config(
+                        work, f"sqlite:{work / f'night-{count}.sqlite3'}", count, sizes, floor
+                    )
+                else:
+                    with redis_server(work / f"redis-{count}") as url:
+                        results, floor = await _config(work, url, count, sizes, floor)
+                for mode in ("closed", "paced"):
+                    a, f = results[f"agon {mode}"], results[f"floor {mode}"]
+                    table.add(
+                        store_kind,
+                        str(count),
+                        mode,
+                        _med(a, "commands_per_s"),
+                        _med(f, "commands_per_s"),
+                        ratio(_med(a, "commands_per_s"), _med(f, "commands_per_s")),
+                        _med(a, "cpu_ms"),
+                        _med(f, "cpu_ms"),
+                        ratio(_med(a, "cpu_ms"), _med(f, "cpu_ms")),
+                        _med(a, "p50_ms"),
+                        _med(a, "p99_ms"),
+                        _med(f, "p99_ms"),
+                    )
+    finally:
+        if floor is not None:
+            floor.stop()
+    table.notes.append(
+        "Latency: a command's sending to the last of its room's 7 connections receiving its patch. "
+        "CPU: the server processes' user + system time per command."
+    )
+    return table
+
+
+def main_async(work: Path, sizes: Sizes, stores: list[str], processes: list[int]) -> Table:
+    return asyncio.run(run(work, sizes, stores, processes))

@@ -1,0 +1,52 @@
+"""`agon bench` runs every scenario end to end (tiny sizes) and prints every table: it cannot rot.
+
+Timings are not asserted (the machine is shared); what is asserted is what a reader of the tables needs:
+each scenario's table, with a row per configuration whose figures are numbers, not blanks.
+"""
+
+from __future__ import annotations
+
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+TITLES = {
+    "table night": 2,  # sqlite, one process: closed loop and paced
+    "idle crowd": 2,  # two connection counts
+    "long contest": 2,  # two lengths
+    "store": 2,  # sqlite and redis
+    "peer": 2,  # closed loop and paced
+}
+
+
+def _tables(text: str) -> dict[str, list[list[str]]]:
+    tables: dict[str, list[list[str]]] = {}
+    title = ""
+    for line in text.splitlines():
+        if line.startswith("### "):
+            title = line.removeprefix("### ").split(" — ")[0]
+            tables[title] = []
+        elif line.startswith("| ") and title and not line.startswith("|---"):
+            tables[title].append([cell.strip() for cell in line.strip("|").split("|")])
+    return {name: rows[1:] for name, rows in tables.items()}  # without the header row
+
+
+def test_every_scenario_prints_its_table(tmp_path: Path) -> None:
+    out = tmp_path / "bench.md"
+    done = subprocess.run(
+        [sys.executable, "-m", "server.cli", "bench", "all", "--smoke", "--rounds", "1", "--output", str(out)],
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
+    assert done.returncode == 0, done.stderr[-3000:]
+    assert "Traceback" not in done.stderr
+    printed = _tables(done.stdout)
+    assert _tables(out.read_text()) == printed  # --output holds the very tables printed
+    assert set(printed) == set(TITLES)
+    for title, rows in printed.items():
+        assert len(rows) == TITLES[title], (title, rows)
+        for row in rows:
+            numbers = [cell for cell in row if re.fullmatch(r"[\d,]+(\.\d+)?", cell)]
+            assert len(numbers) >= 2, (title, row)  # figures were measured, not left blank
