@@ -53,3 +53,5 @@ def decode_untrusted(data: bytes | str, type: type[T]) -> T:
         raise errors.Refused(errors.BAD_FIELD, text) from None
     except msgspec.DecodeError as exc:
         raise errors.Refused(errors.BAD_FRAME, f"not a JSON message: {exc}") from None
+    except UnicodeDecodeError as exc:  # msgspec raises it for a tag that is not UTF-8
+        raise errors.Refused(errors.BAD_FRAME, f"not UTF-8: {exc.reason} at byte {exc.start}") from None

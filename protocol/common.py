@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Annotated, Literal
 
 import msgspec
 
@@ -10,7 +10,7 @@ Role = Literal["gm", "player", "spectator", "auditor"]
 DiceMode = Literal["server", "physical"]
 
 SPECTATOR = "~spectator"
-"""The principal of every spectator: no seat id may take it (seat ids never start with ``~``)."""
+"""The principal of every spectator, live or in a replay: no seat id may take it (seat ids never start with ``~``)."""
 AUDITOR = "~auditor"
 """The principal of every auditor (read-only, sees everything)."""
 
@@ -25,9 +25,9 @@ class Actor(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
 class Seat(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     """A place at the table: the GM's, or a player's bound to the contestants they control."""
 
-    id: str
+    id: Annotated[str, msgspec.Meta(max_length=64)]
     role: Literal["gm", "player"]
-    contestants: list[str] = []
+    contestants: Annotated[list[Annotated[str, msgspec.Meta(max_length=64)]], msgspec.Meta(max_length=64)] = []
 
 
 class Dice(msgspec.Struct, frozen=True, forbid_unknown_fields=True):

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Annotated
+
 import msgspec
 
 from protocol import extended
@@ -141,12 +143,16 @@ EngineCommand = Declare | CloseDeclarations | Undo | Redo | Rewind | Conclude | 
 Command = EngineCommand | RulesetCommand
 
 
+CONTEST_ID_PATTERN = "^[A-Za-z0-9_-]{1,64}$"
+"""Contest ids are ASCII letters, digits, ``-`` and ``_``: no look-alike Unicode."""
+
+
 class CreateContest(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     """What a GM sends to open a contest."""
 
-    ruleset: str
+    ruleset: Annotated[str, msgspec.Meta(max_length=64)]
     setup: Setup
-    seats: list[Seat]
-    title: str = ""
+    seats: Annotated[list[Seat], msgspec.Meta(max_length=64)]
+    title: Annotated[str, msgspec.Meta(max_length=200)] = ""
     dice: DiceMode = "server"
-    contest: str | None = None  # an id of the GM's choosing; else one is generated
+    contest: Annotated[str, msgspec.Meta(pattern=CONTEST_ID_PATTERN)] | None = None  # else one is generated

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Annotated, Literal
 
 import msgspec
 
@@ -12,6 +12,21 @@ BetterRoll = Literal["low", "high"]
 ActionKind = Literal["normal", "asymmetrical", "unrelated"]
 Phase = Literal["declaring", "ready", "rolled", "decided", "over"]  # over: the GM concluded the contest
 
+# Every number and text a client sends is bounded here, at decoding: a value outside gets
+# ``protocol/bad_field`` naming the field, and no rules computation ever sees it.
+MAX_NUMBER = 1_000_000
+"""The largest modifier, augment, followers' AP, edge, bid or AP adjustment (either sign)."""
+
+Number = Annotated[int, msgspec.Meta(ge=-MAX_NUMBER, le=MAX_NUMBER)]
+Bid = Annotated[int, msgspec.Meta(ge=-MAX_NUMBER, le=MAX_NUMBER)]
+HeroPoints = Annotated[int, msgspec.Meta(ge=0, le=100)]
+Face = Annotated[int, msgspec.Meta(ge=-100, le=100)]
+RatingText = Annotated[str, msgspec.Meta(min_length=1, max_length=12, pattern="^[ 0-9WwMm+\\-\u2212\u2013]+$")]
+"""A rating as written (``14``, ``5W``, ``5W2``); its meaning is checked by the rules (``rules/bad_rating``)."""
+Id = Annotated[str, msgspec.Meta(max_length=64)]
+Name = Annotated[str, msgspec.Meta(max_length=200)]
+Text = Annotated[str, msgspec.Meta(max_length=2000)]
+
 
 class _Msg(msgspec.Struct, frozen=True, forbid_unknown_fields=True, tag_field="type"):
     pass
@@ -20,20 +35,20 @@ class _Msg(msgspec.Struct, frozen=True, forbid_unknown_fields=True, tag_field="t
 class Contestant(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     """One side's contestant. Controlled by the player whose seat names it, otherwise by the GM."""
 
-    id: str
-    name: str
-    ability: str
-    rating: str  # "14", "5W", "5W2"
-    modifier: int = 0  # situational modifiers, added to the value
-    augment: int = 0  # augments, added to the value
-    followers_ap: int = 0  # AP of followers added at the start
-    edge: int = 0  # ^N; negative for a handicap
-    hero_points: int = 0
+    id: Id
+    name: Name
+    ability: Name
+    rating: RatingText  # "14", "5W", "5W2"
+    modifier: Number = 0  # situational modifiers, added to the value
+    augment: Number = 0  # augments, added to the value
+    followers_ap: Number = 0  # AP of followers added at the start
+    edge: Number = 0  # ^N; negative for a handicap
+    hero_points: HeroPoints = 0
 
 
 class ExtendedSetup(_Msg, frozen=True, tag="extended.setup"):
-    prize: str
-    contestants: list[Contestant]
+    prize: Text
+    contestants: Annotated[list[Contestant], msgspec.Meta(max_length=64)]
     better_roll: BetterRoll = "low"
     players_type_faces: bool = False  # physical dice: a player may type in the faces of their own exchange
 
@@ -44,12 +59,12 @@ class ExtendedSetup(_Msg, frozen=True, tag="extended.setup"):
 class Intent(_Msg, frozen=True, tag="extended.intent"):
     """A contestant's plan for its exchange this round; sealed until every contestant has declared."""
 
-    action: str = ""
-    bid: int | None = None  # no bid: the GM's default, 3
+    action: Text = ""
+    bid: Bid | None = None  # no bid: the GM's default, 3
     kind: ActionKind = "normal"
-    ability: str | None = None  # switch to another ability for this exchange (AP unchanged)
-    rating: str | None = None  # its rating; required with ability
-    resistance: str | None = None  # unrelated action resolved as a simple contest against this rating
+    ability: Name | None = None  # switch to another ability for this exchange (AP unchanged)
+    rating: RatingText | None = None  # its rating; required with ability
+    resistance: RatingText | None = None  # unrelated action resolved as a simple contest against this rating
 
 
 # --- commands -----------------------------------------------------------------------------------------
@@ -58,14 +73,14 @@ class Intent(_Msg, frozen=True, tag="extended.intent"):
 class SetOrder(_Msg, frozen=True, tag="extended.set_order"):
     """GM: who acts first this round (before the round's first roll)."""
 
-    order: list[str]
+    order: Annotated[list[Id], msgspec.Meta(max_length=64)]
 
 
 class ProposeBid(_Msg, frozen=True, tag="extended.propose_bid"):
     """GM: suggest a different bid for a contestant's declared action."""
 
-    contestant: str
-    bid: int
+    contestant: Id
+    bid: Bid
 
 
 class AcceptBid(_Msg, frozen=True, tag="extended.accept_bid"):
@@ -77,7 +92,7 @@ class AcceptBid(_Msg, frozen=True, tag="extended.accept_bid"):
 class Roll(_Msg, frozen=True, tag="extended.roll"):
     """Roll the current exchange. Physical dice: the faces, actor's first (null for a side with no die)."""
 
-    faces: list[int | None] | None = None
+    faces: Annotated[list[Face | None], msgspec.Meta(max_length=8)] | None = None
 
 
 class SpendHeroPoint(_Msg, frozen=True, tag="extended.spend_hero_point"):
@@ -95,19 +110,19 @@ class Confirm(_Msg, frozen=True, tag="extended.confirm"):
 class PartingShot(_Msg, frozen=True, tag="extended.parting_shot"):
     """The victor acts once more against the opponent it just defeated."""
 
-    contestant: str
-    bid: int | None = None
-    action: str = ""
-    ability: str | None = None
-    rating: str | None = None
+    contestant: Id
+    bid: Bid | None = None
+    action: Text = ""
+    ability: Name | None = None
+    rating: RatingText | None = None
 
 
 class Adjust(_Msg, frozen=True, tag="extended.adjust"):
     """GM: correct a contestant's AP by ``delta``, with a reason."""
 
-    contestant: str
-    delta: int
-    reason: str
+    contestant: Id
+    delta: Number
+    reason: Text
 
 
 Command = SetOrder | ProposeBid | AcceptBid | Roll | SpendHeroPoint | PassHeroPoint | Confirm | PartingShot | Adjust

@@ -13,7 +13,7 @@ import msgspec
 
 from clients.python import render
 from protocol.codec import decode, encode, to_builtins
-from protocol.common import Actor
+from protocol.common import SPECTATOR, Actor
 from protocol.errors import Refused
 from protocol.events import Concluded, ContestCreated, Declared, Envelope, Redone, Revealed, Rewound, Undone
 from server.cli import UserError
@@ -134,7 +134,7 @@ def parse_viewer(text: str, created: ContestCreated) -> Actor:
         gm = next(s for s in created.seats if s.role == "gm")
         return Actor(gm.id, "gm")
     if text == "spectator":
-        return Actor("spectator", "spectator")
+        return Actor(SPECTATOR, "spectator")  # the live server's spectator principal, never a seat's
     if text.startswith("player:"):
         seat = text.removeprefix("player:")
         players = [s.id for s in created.seats if s.role == "player"]

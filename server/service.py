@@ -9,8 +9,10 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import re
 import secrets
 import uuid
+from collections import OrderedDict
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
@@ -22,7 +24,7 @@ from protocol import errors
 from protocol.codec import decode, encode
 from protocol.common import Actor
 from protocol.errors import Refused
-from protocol.events import Command, CreateContest, Envelope
+from protocol.events import CONTEST_ID_PATTERN, Command, CreateContest, Envelope
 from protocol.views import ContestView
 from server.engine import handle
 from server.engine.contest import Contest, fold
@@ -66,11 +68,16 @@ class ContestService:
     max_attempts: int = 8
     clock: Callable[[], str] = utc_now
     entropy: Callable[[int], bytes] = secrets.token_bytes
-    _cache: dict[str, tuple[Ruleset[Any], Contest[Any]]] = field(default_factory=dict)
+    cache_size: int = 1000
+    """Contests kept folded in memory, least recently used evicted (reloaded from snapshot + tail)."""
+    _cache: OrderedDict[str, tuple[Ruleset[Any], Contest[Any]]] = field(default_factory=OrderedDict)
     _seeds: dict[str, bytes | None] = field(default_factory=dict)
     _locks: dict[str, asyncio.Lock] = field(default_factory=dict)
     _read_only: dict[str, bool] = field(default_factory=dict)
     _background: set[asyncio.Task[None]] = field(default_factory=set)
+    lost: dict[str, int] = field(default_factory=dict)
+    """Contests whose store came back without events this process had seen acknowledged: how many."""
+    on_lost: Callable[[str, int], None] | None = None
 
     # --- commands -----------------------------------------------------------------------------------
 
@@ -78,7 +85,7 @@ class ContestService:
         """Open a contest. The actor must hold one of its GM seats."""
         rules = ruleset_named(request.ruleset)
         contest_id = request.contest or uuid.uuid4().hex[:12]
-        if not contest_id.replace("-", "").replace("_", "").isalnum() or len(contest_id) > 64:
+        if re.fullmatch(CONTEST_ID_PATTERN, contest_id) is None:
             raise Refused(errors.BAD_SETUP, "contest: ids are 1-64 letters, digits, '-' or '_'")
         if actor.role != "gm" or not any(s.id == actor.principal and s.role == "gm" for s in request.seats):
             raise Refused(errors.FORBIDDEN, "only a GM holding one of the contest's GM seats may create it")
@@ -95,7 +102,7 @@ class ContestService:
             raise Refused(errors.CONTEST_EXISTS, f"contest: {contest_id!r} already exists") from None
         self._seeds[contest_id] = seed
         self._read_only[contest_id] = False
-        self._cache[contest_id] = (rules, fold(rules, envelopes))
+        self._keep(contest_id, (rules, fold(rules, envelopes)))
         return Result(contest_id, envelopes[-1].version, envelopes)
 
     async def execute(self, contest_id: str, actor: Actor, command_id: str, command: Command) -> Result:
@@ -124,7 +131,10 @@ class ContestService:
                 try:
                     written = await self.store.append(contest_id, _records(envelopes), contest.version)
                 except ConflictError:
-                    continue  # another writer got there first: reload its events and decide again
+                    # Another writer got there first, or the store lost what we hold: reload and decide again.
+                    self.forget(contest_id)
+                    await self.check_lost(contest_id, contest.version, contest.head_hash)
+                    continue
                 if written != [e.version for e in envelopes]:
                     return Result(contest_id, max(written), repeated=True)
                 self._remember(contest_id, rules, fold(rules, envelopes, contest))
@@ -145,7 +155,7 @@ class ContestService:
             cached = (rules, fold(rules, tail))
         elif tail:
             cached = (cached[0], fold(cached[0], tail, cached[1]))
-        self._cache[contest_id] = cached
+        self._keep(contest_id, cached)
         return cached
 
     async def read_only(self, contest_id: str) -> bool:
@@ -182,9 +192,52 @@ class ContestService:
         while self._background:
             await asyncio.gather(*self._background)
 
+    async def snapshot(self, contest_id: str) -> Contest[Any] | None:
+        """The contest as of its stored snapshot (None without a usable one)."""
+        loaded = await self._from_snapshot(contest_id)
+        return None if loaded is None else loaded[1]
+
     def forget(self, contest_id: str) -> None:
         """Drop the cached state (the next load uses the snapshot and the stream)."""
         self._cache.pop(contest_id, None)
+
+    @property
+    def cached(self) -> int:
+        """How many contests are folded in memory (at most ``cache_size``)."""
+        return len(self._cache)
+
+    def _keep(self, contest_id: str, loaded: tuple[Ruleset[Any], Contest[Any]]) -> None:
+        self._cache[contest_id] = loaded
+        self._cache.move_to_end(contest_id)
+        while len(self._cache) > max(self.cache_size, 1):
+            evicted, _ = self._cache.popitem(last=False)
+            self._seeds.pop(evicted, None)
+            lock = self._locks.get(evicted)
+            if lock is not None and not lock.locked():
+                del self._locks[evicted]
+
+    async def check_lost(self, contest_id: str, version: int, head_hash: str) -> bool:
+        """Whether the stream no longer holds ``version`` with ``head_hash`` — events this process saw
+        acknowledged are gone (a store restored behind, a lagging replica). Reported loudly: an error in the
+        log, ``lost`` (metric and ``/healthz``), and the ``on_lost`` hook."""
+        if version <= 0:
+            return False
+        at = await self.store.read(contest_id, after=version - 1, limit=1)
+        if at and (not at[0].hash or at[0].hash == head_hash):
+            return False
+        head = await self.store.head(contest_id)
+        missing = max(version - head, 1)
+        self.lost[contest_id] = self.lost.get(contest_id, 0) + missing
+        log.error(
+            "STORE LOST ACKNOWLEDGED EVENTS: contest %s was at version %d here; the store now has %d%s",
+            contest_id,
+            version,
+            head,
+            "" if head < version else " with another history",
+        )
+        if self.on_lost is not None:
+            self.on_lost(contest_id, missing)
+        return True
 
     # --- internals ----------------------------------------------------------------------------------
 
@@ -209,7 +262,7 @@ class ContestService:
 
     def _remember(self, contest_id: str, rules: Ruleset[Any], contest: Contest[Any]) -> None:
         previous = self._cache.get(contest_id)
-        self._cache[contest_id] = (rules, contest)
+        self._keep(contest_id, (rules, contest))
         before = previous[1].version if previous else 0
         if self.snapshot_every > 0 and contest.version // self.snapshot_every > before // self.snapshot_every:
             task = asyncio.get_running_loop().create_task(self._snapshot(contest_id, rules, contest))
@@ -234,6 +287,11 @@ class ContestService:
         except (msgspec.DecodeError, msgspec.ValidationError, Refused):
             log.warning("ignoring an unreadable snapshot of %s", contest_id)
             return None
+        at = await self.store.read(contest_id, after=snapshot.version - 1, limit=1)
+        if not at or (at[0].hash and at[0].hash != contest.head_hash):
+            # The stream does not hold the snapshot's head (it came back behind): the snapshot is of a lost history.
+            log.warning("ignoring a snapshot of %s at %d that the stream does not hold", contest_id, snapshot.version)
+            return None
         return rules, contest
 
 
@@ -242,7 +300,10 @@ IMPORTED = "imported"
 
 
 def _records(envelopes: Sequence[Envelope]) -> list[Record]:
-    return [Record(version=e.version, event_id=e.event_id, data=encode(e)) for e in envelopes]
+    return [
+        Record(version=e.version, event_id=e.event_id, data=encode(e), hash=e.hash, prev_hash=e.prev_hash)
+        for e in envelopes
+    ]
 
 
 def _created_ruleset(envelope: Envelope) -> str:

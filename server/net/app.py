@@ -59,6 +59,14 @@ class AgonServer:
             metrics=metrics,
         )
         self._server: Server | None = None
+        service.on_lost = self._lost
+
+    def _lost(self, contest: str, missing: int) -> None:
+        """The store lost acknowledged events of ``contest``: count them, and resynchronise its viewers."""
+        self.context.metrics.lost_events.inc(amount=missing)
+        feed = self.context.hub.get(contest)
+        if feed is not None:
+            self.context.hub.spawn(feed.resync())
 
     async def _handle(self, ws: ServerConnection) -> None:
         if ws.request is not None and urlsplit(ws.request.path).path != WS_PATH:

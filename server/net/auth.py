@@ -22,16 +22,18 @@ from pathlib import Path
 
 import msgspec
 
-from protocol import common, errors
+from protocol import errors
 from protocol.codec import canonical
+from protocol.common import SPECTATOR
 from protocol.errors import Refused
 from protocol.messages import TokenRole
 
 log = logging.getLogger(__name__)
 
+__all__ = ["SPECTATOR", "Claims", "Tokens", "new_owner_id", "server_secret"]
+
 PREFIX = "agon1"
 SECRET_FILE = "secret"
-SPECTATOR = common.SPECTATOR
 
 
 class Claims(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
@@ -49,9 +51,14 @@ def _b64(data: bytes) -> str:
 
 
 def _unb64(text: str) -> bytes:
+    """The bytes of a canonical segment: unpadded base64url with no unused bit set. Any other spelling of
+    the same bytes is refused, so a token has exactly one accepted form."""
     if not text or len(text) > 8192:
         raise ValueError("empty or oversized segment")
-    return base64.urlsafe_b64decode(text + "=" * (-len(text) % 4))
+    data = base64.urlsafe_b64decode(text + "=" * (-len(text) % 4))
+    if _b64(data) != text:
+        raise ValueError("not the canonical encoding")
+    return data
 
 
 class Tokens:

@@ -48,7 +48,7 @@ from server.engine.views import viewer_for
 from server.net import timeline
 from server.net.auth import Claims
 from server.net.context import ServerContext
-from server.net.fanout import ContestFeed
+from server.net.fanout import ContestFeed, RefoldBudget
 from server.net.limits import TokenBucket
 from server.store.port import StoreError
 
@@ -63,6 +63,11 @@ class Following:
     actor: Actor
     viewer: Viewer
     feed: ContestFeed
+    expiry: asyncio.TimerHandle  # stops the follow when the token expires
+
+    def leave(self, follower: Connection) -> None:
+        self.expiry.cancel()
+        self.feed.detach(follower)
 
 
 @dataclass(frozen=True)
@@ -78,6 +83,7 @@ class Connection:
         settings = ctx.settings
         self._queue: asyncio.Queue[bytes | _Close] = asyncio.Queue(maxsize=settings.send_queue)
         self._bucket = TokenBucket(settings.rate, settings.burst)
+        self._creates = TokenBucket(settings.create_rate, settings.create_burst)
         self._following: dict[str, Following] = {}
         self._owner: str | None = None
         self._said_hello = False
@@ -189,7 +195,7 @@ class Connection:
     def _leave_all(self) -> None:
         following, self._following = self._following, {}
         for follow in following.values():
-            follow.feed.detach(self)
+            follow.leave(self)
 
     # --- frames -------------------------------------------------------------------------------------
 
@@ -198,6 +204,10 @@ class Connection:
             message: ClientMessage = decode_untrusted(frame, ClientMessage)  # type: ignore[arg-type]
         except Refused as refused:
             self._error(refused.code, refused.message)
+            return
+        except Exception:  # a decoder surprise must cost this frame, never the connection
+            log.exception("could not decode a frame")
+            self._error(errors.BAD_FRAME, "not a message")
             return
         if not self._said_hello and not isinstance(message, Hello | Ping):
             self._error(errors.UNAUTHENTICATED, "say hello first: the first frame carries the tokens")
@@ -210,7 +220,7 @@ class Connection:
             case Unfollow():
                 following = self._following.pop(message.contest, None)
                 if following is not None:
-                    following.feed.detach(self)
+                    following.leave(self)
             case Resync():
                 await self._answer(self._resync(message), contest=message.contest)
             case Execute():
@@ -251,10 +261,15 @@ class Connection:
                 self._owner = claims.seat
             except Refused as refused:
                 self._error(refused.code, refused.message)
-        for follow in hello.follow:
-            await self._answer(self._follow(follow.contest, follow.token, follow.after), contest=follow.contest)
+        # One follow per contest (the last entry wins): a hello listing a contest 64 times costs one follow;
+        # and all its resumes together refold at most ``refold_limit`` events (beyond: fresh views).
+        budget = RefoldBudget(self._ctx.settings.refold_limit)
+        for follow in {follow.contest: follow for follow in hello.follow}.values():
+            await self._answer(self._follow(follow.contest, follow.token, follow.after, budget), contest=follow.contest)
 
-    async def _follow(self, named: str | None, token: str, after: int | None) -> None:
+    async def _follow(
+        self, named: str | None, token: str, after: int | None, budget: RefoldBudget | None = None
+    ) -> None:
         """Follow a contest with a seat's, a spectator's or an auditor's token (raises Refused).
 
         ``named`` may be None: the token says which contest it is for."""
@@ -276,11 +291,25 @@ class Connection:
             raise Refused(errors.BAD_TOKEN, f"token: contest {contest!r} has no such seat")
         actor = Actor(claims.seat, claims.role)
         viewer = viewer_for(actor, feed.seats)
-        await feed.attach(self, viewer, claims.role, after, claims.gen)
+        await feed.attach(self, viewer, claims.role, after, claims.gen, budget)
         if self._closing:
             feed.detach(self)
             return
-        self._following[contest] = Following(claims, actor, viewer, feed)
+        previous = self._following.get(contest)
+        if previous is not None:
+            previous.expiry.cancel()
+        left = max(0.0, claims.exp - self._ctx.tokens.now())
+        expiry = asyncio.get_running_loop().call_later(left, self._expired, contest, claims)
+        self._following[contest] = Following(claims, actor, viewer, feed, expiry)
+
+    def _expired(self, contest: str, claims: Claims) -> None:
+        """The token a contest is followed with has expired: no more patches for it."""
+        following = self._following.get(contest)
+        if following is None or following.claims is not claims:
+            return
+        del self._following[contest]
+        following.leave(self)
+        self._error(errors.EXPIRED_TOKEN, "token: expired; follow again with a new invitation", contest=contest)
 
     def _followed(self, contest: str) -> Following:
         following = self._following.get(contest)
@@ -362,6 +391,9 @@ class Connection:
         if self._ctx.draining:
             raise Refused(errors.SHUTTING_DOWN, "the server is shutting down: try again")
         self._ctx.lobby.check_create_key(message.create_key)
+        address = str(self._ws.remote_address[0]) if self._ws.remote_address else ""
+        if not self._creates.take() or not self._ctx.may_create(address):
+            raise Refused(errors.RATE_LIMITED, "create: too many contests opened lately from here; try again later")
         with self._ctx.appending():
             owner, created = await self._ctx.lobby.create(self._owner, message.contest, message.id)
         self._owner = owner

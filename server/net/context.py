@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING
 
 from server.net.auth import Tokens
 from server.net.fanout import Hub
+from server.net.limits import TokenBucket
 from server.net.lobby import Lobby
 from server.net.metrics import ServerMetrics
 from server.net.settings import Settings
@@ -31,6 +32,7 @@ class ServerContext:
     metrics: ServerMetrics
     draining: bool = False  # shutting down: no new connections, follows or commands
     connections: set[Connection] = field(default_factory=set)  # the open connections
+    create_buckets: dict[str, TokenBucket] = field(default_factory=dict)  # per client address
     _inflight: int = 0
     _idle: asyncio.Event = field(default_factory=asyncio.Event)
 
@@ -48,6 +50,19 @@ class ServerContext:
             self._inflight -= 1
             if self._inflight == 0:
                 self._idle.set()
+
+    def may_create(self, address: str) -> bool:
+        """Take a creation token of this client address (False: it opened too many contests lately)."""
+        settings = self.settings
+        bucket = self.create_buckets.get(address)
+        if bucket is None:
+            if len(self.create_buckets) >= 10_000:  # forget full buckets first: they hold no debt
+                for known in [a for a, b in self.create_buckets.items() if b.tokens >= b.burst]:
+                    del self.create_buckets[known]
+            bucket = self.create_buckets[address] = TokenBucket(
+                settings.create_rate_address, settings.create_burst_address
+            )
+        return bucket.take()
 
     async def drained(self, timeout: float) -> bool:
         """Wait until nothing is in flight (True) or ``timeout`` seconds (False)."""

@@ -17,7 +17,7 @@ import contextlib
 import logging
 import time
 from collections import OrderedDict, deque
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Coroutine, Sequence
 from typing import Any, Protocol
 
 from protocol import errors
@@ -25,7 +25,7 @@ from protocol.codec import decode, encode, to_builtins
 from protocol.common import Seat
 from protocol.errors import Refused
 from protocol.events import Envelope
-from protocol.messages import Error, Json, Patch, TokenRole, Welcome
+from protocol.messages import Error, Json, Notice, Patch, TokenRole, Welcome
 from protocol.patch import diff, view_hash
 from server.engine.contest import Contest, apply, fold
 from server.engine.ruleset import Ruleset, Viewer
@@ -57,6 +57,19 @@ def view_doc(ruleset: Ruleset[Any], contest: Contest[Any], viewer: Viewer) -> di
     return doc
 
 
+class RefoldBudget:
+    """How many events one frame may still refold to resume its follows (shared by a hello's follows)."""
+
+    def __init__(self, events: int) -> None:
+        self.left = events
+
+    def take(self, events: int) -> bool:
+        if events > self.left:
+            return False
+        self.left -= events
+        return True
+
+
 class ContestFeed:
     def __init__(
         self,
@@ -75,8 +88,10 @@ class ContestFeed:
         self._on_idle = on_idle
         self._followers: dict[Follower, Viewer] = {}
         self._generations: dict[Follower, int] = {}  # the invitation generation each follower came with
+        self._roles: dict[Follower, TokenRole] = {}
         self._docs: dict[ViewerKey, dict[str, Json]] = {}
         self._ring: OrderedDict[int, Contest[Any]] = OrderedDict()
+        self._checkpoints: OrderedDict[int, Contest[Any]] = OrderedDict()  # sparse states to refold resumes from
         self._recent: deque[tuple[Envelope, Any]] = deque(maxlen=4 * settings.resume_ring)
         self._waiters: list[tuple[int, asyncio.Future[None]]] = []
         self._pending: list[tuple[Envelope, Any]] = []
@@ -164,6 +179,32 @@ class ContestFeed:
                 log.warning("feed of %s interrupted, resubscribing in %.2fs: %s", self.contest, backoff, error)
                 await asyncio.sleep(backoff)
                 backoff = min(backoff * 2, 2.0)
+                with contextlib.suppress(Exception):
+                    if await self._service.check_lost(self.contest, self._state.version, self._state.head_hash):
+                        await self._reload()
+
+    async def resync(self) -> None:
+        """The stream lost versions this feed published: start again from what the store holds, and send
+        every follower a fresh view (their copies describe a history that is gone)."""
+        if self._task is not None:
+            self._task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._task
+        await self._reload()
+        self._task = asyncio.get_running_loop().create_task(self._run(), name=f"feed:{self.contest}")
+
+    async def _reload(self) -> None:
+        self._service.forget(self.contest)
+        self._rules, self._state = await self._service.load(self.contest)
+        self._folding = self._state
+        self._pending = []
+        self._ring.clear()
+        self._checkpoints.clear()
+        self._recent.clear()
+        self._docs = {}
+        self._remember(self._state)
+        for follower, viewer in list(self._followers.items()):
+            follower.send(encode(self._fresh_welcome(viewer, self._roles[follower])))
 
     def _publish(self) -> None:
         started = time.perf_counter()
@@ -226,6 +267,12 @@ class ContestFeed:
         self._ring[state.version] = state
         while len(self._ring) > self._settings.resume_ring:
             self._ring.popitem(last=False)
+        limit = self._settings.refold_limit
+        step = max(1, limit // 8)
+        if not self._checkpoints or state.version - next(reversed(self._checkpoints)) >= step:
+            self._checkpoints[state.version] = state
+        while self._checkpoints and next(iter(self._checkpoints)) < state.version - limit:
+            self._checkpoints.popitem(last=False)
 
     def _wake(self, version: int) -> None:
         waiting: list[tuple[int, asyncio.Future[None]]] = []
@@ -251,47 +298,42 @@ class ContestFeed:
     # --- followers ----------------------------------------------------------------------------------
 
     async def attach(
-        self, follower: Follower, viewer: Viewer, role: TokenRole, after: int | None, generation: int = 0
+        self,
+        follower: Follower,
+        viewer: Viewer,
+        role: TokenRole,
+        after: int | None,
+        generation: int = 0,
+        budget: RefoldBudget | None = None,
     ) -> None:
         """Queue the follower's welcome — a fresh view, or a resume from ``after`` with the patch it missed
         and the notices still in memory — and register it for live patches. Refused ``auth/revoked`` when
         the invitation's ``generation`` is no longer the seat's."""
         self._attaching += 1
         try:
-            base = await self._base(after) if after else None
+            base = await self._base(after, budget or RefoldBudget(self._settings.refold_limit)) if after else None
         finally:
             self._attaching -= 1
         # From here on nothing awaits: the welcome describes the head the follower is registered at.
         if self._state.generation(viewer.principal) != generation:
             raise Refused(errors.REVOKED, "token: this invitation was re-issued by the GM; ask for the new link")
-        key = viewer_key(viewer)
-        head = self._docs.get(key)
-        if head is None:
-            head = self._docs[key] = view_doc(self._rules, self._state, viewer)
         seats = self._state.created.seats
-        contestants = next((list(s.contestants) for s in seats if s.id == viewer.principal), [])
         if base is None or base.version > self._state.version:
-            welcome = Welcome(
-                contest=self.contest,
-                role=role,
-                seat=viewer.principal,
-                contestants=contestants,
-                version=self._state.version,
-                view_hash=view_hash(head),
-                view=head,
-                seats=list(seats) if viewer.omniscient else None,
-            )
-            follower.send(encode(welcome))
-            told = [(e, before) for e, before in self._recent if e.version <= self._state.version]
-            for frame in self._notices(told, viewer):
-                follower.send(frame)
+            follower.send(encode(self._fresh_welcome(viewer, role)))
+            if after and after < self._state.version:
+                follower.send(self._summary(after))
+            else:
+                told = [(e, before) for e, before in self._recent if e.version <= self._state.version]
+                for frame in self._notices(told, viewer):
+                    follower.send(frame)
         else:
+            head = self._head_doc(viewer)
             old = view_doc(self._rules, base, viewer)
             welcome = Welcome(
                 contest=self.contest,
                 role=role,
                 seat=viewer.principal,
-                contestants=contestants,
+                contestants=self._contestants(viewer),
                 version=base.version,
                 view_hash=view_hash(old),
                 seats=list(seats) if viewer.omniscient else None,
@@ -307,17 +349,59 @@ class ContestFeed:
                 )
                 follower.send(encode(patch))
                 missed = [(e, before) for e, before in self._recent if e.version > base.version]
-                for frame in self._notices(missed, viewer):
-                    follower.send(frame)
+                if self._state.version - base.version > self._settings.catch_up_notices:
+                    follower.send(self._summary(base.version))
+                else:
+                    for frame in self._notices(missed, viewer):
+                        follower.send(frame)
         self._followers[follower] = viewer
+        self._roles[follower] = role
         self._generations[follower] = generation
 
+    def _summary(self, since: int) -> bytes:
+        """One notice standing for every event a resuming follower missed (never one frame per event)."""
+        missed = self._state.version - since
+        return encode(
+            Notice(
+                contest=self.contest,
+                version=self._state.version,
+                kind="catch_up",
+                actor="",
+                at="",
+                text=f"{missed} events since version {since}: the view is up to date; the log tells each one",
+            )
+        )
+
+    def _head_doc(self, viewer: Viewer) -> dict[str, Json]:
+        key = viewer_key(viewer)
+        head = self._docs.get(key)
+        if head is None:
+            head = self._docs[key] = view_doc(self._rules, self._state, viewer)
+        return head
+
+    def _contestants(self, viewer: Viewer) -> list[str]:
+        return next((list(s.contestants) for s in self._state.created.seats if s.id == viewer.principal), [])
+
+    def _fresh_welcome(self, viewer: Viewer, role: TokenRole) -> Welcome:
+        head = self._head_doc(viewer)
+        return Welcome(
+            contest=self.contest,
+            role=role,
+            seat=viewer.principal,
+            contestants=self._contestants(viewer),
+            version=self._state.version,
+            view_hash=view_hash(head),
+            view=head,
+            seats=list(self._state.created.seats) if viewer.omniscient else None,
+        )
+
     def detach(self, follower: Follower) -> None:
+        self._roles.pop(follower, None)
         self._generations.pop(follower, None)
         if self._followers.pop(follower, None) is not None and not self._followers:
             self._on_idle(self)
 
-    async def _base(self, after: int) -> Contest[Any] | None:
+    async def _base(self, after: int, budget: RefoldBudget) -> Contest[Any] | None:
         """The contest at ``after`` if it is the end of a stored batch this feed can still reach cheaply."""
         if after > self.version:
             # The client saw a version this process has not published yet (another process is ahead).
@@ -326,13 +410,26 @@ class ContestFeed:
             if not await self.reached(after, self._settings.ack_wait):
                 return None
         base = self._ring.get(after)
-        if base is not None or after > self._settings.refold_limit:
-            return base
-        records = await self._store.read(self.contest, 0, limit=after)
+        limit = self._settings.refold_limit
+        if base is not None or self.version - after > limit:
+            return base  # beyond the distance bound: a fresh view
+        # Refold from the nearest state at or before ``after``: a checkpoint in memory, the stored
+        # snapshot, or the start — never more than ``refold_limit`` events.
+        start = next((c for v, c in reversed(self._checkpoints.items()) if v <= after), None)
+        if after - (start.version if start else 0) > self._settings.resume_ring:
+            snapshot = await self._service.snapshot(self.contest)
+            if snapshot is not None and (start.version if start else 0) < snapshot.version <= after:
+                start = snapshot
+        since = start.version if start else 0
+        if after - since > limit or not budget.take(after - since):
+            return None  # a fresh view costs less than this refold
+        records = await self._store.read(self.contest, since, limit=after - since)
         envelopes = [decode(r.data, Envelope) for r in records]
-        if len(envelopes) != after or not envelopes[-1].batch_end:
+        if len(envelopes) != after - since or (envelopes and not envelopes[-1].batch_end):
             return None
-        return fold(self._rules, envelopes)
+        if start is None:
+            return fold(self._rules, envelopes)
+        return fold(self._rules, envelopes, start) if envelopes else start
 
 
 class Hub:
@@ -379,6 +476,12 @@ class Hub:
         finally:
             self._starting.pop(contest, None)
 
+    def spawn(self, work: Coroutine[Any, Any, None]) -> None:
+        """Run ``work`` in the background (cancelled on close)."""
+        task = asyncio.get_running_loop().create_task(work)
+        self._background.add(task)
+        task.add_done_callback(self._background.discard)
+
     def _idle(self, feed: ContestFeed) -> None:
         if feed.contest in self._lingering:
             return
@@ -387,9 +490,7 @@ class Hub:
         )
 
     def _stop_later(self, contest: str) -> None:
-        task = asyncio.get_running_loop().create_task(self._stop_if_idle(contest))
-        self._background.add(task)
-        task.add_done_callback(self._background.discard)
+        self.spawn(self._stop_if_idle(contest))
 
     async def _stop_if_idle(self, contest: str) -> None:
         self._lingering.pop(contest, None)

@@ -29,6 +29,7 @@ from protocol.errors import Refused
 from protocol.schema import schema_json
 from server.net.context import ServerContext
 from server.net.metrics import CONTENT_TYPE as METRICS_CONTENT_TYPE
+from server.net.settings import Settings
 from server.net.static import SECURITY_HEADERS, load_assets
 
 log = logging.getLogger(__name__)
@@ -38,8 +39,23 @@ WS_PATH = "/ws"
 RequestHandler = Callable[[ServerConnection, Request], Awaitable[Response | None]]
 
 
+LOOPBACK_NAMES = ("127.0.0.1", "localhost", "::1")
+_DEFAULT_PORTS = {"http": 80, "https": 443}
+
+
+def _host_and_port(authority: str, default_port: int | None) -> tuple[str, int | None] | None:
+    """``host[:port]`` split and lower-cased (None when it does not parse)."""
+    try:
+        parts = urlsplit(f"//{authority}")
+        return (parts.hostname or "", parts.port if parts.port is not None else default_port)
+    except ValueError:
+        return None
+
+
 def origin_allowed(origin: str | None, host: str | None, allowed: tuple[str, ...] | None) -> bool:
-    """No Origin (not a browser): allowed. Else the allow-list when there is one, or the same host name."""
+    """No Origin (not a browser): allowed. Else the allow-list when there is one, or the server's own origin:
+    an http(s) origin whose host and port are those the request was sent to (``Host``), default ports
+    included (the server may sit behind a TLS proxy, so http and https are both the server's own)."""
     if origin is None:
         return True
     if allowed is not None:
@@ -47,11 +63,34 @@ def origin_allowed(origin: str | None, host: str | None, allowed: tuple[str, ...
     if not host:
         return False
     try:
-        origin_host = urlsplit(origin).hostname
-        request_host = urlsplit(f"//{host}").hostname
+        parts = urlsplit(origin)
     except ValueError:
         return False
-    return origin_host is not None and origin_host == request_host
+    if parts.scheme not in _DEFAULT_PORTS or not parts.netloc or parts.path not in ("", "/"):
+        return False
+    default = _DEFAULT_PORTS[parts.scheme]
+    theirs, ours = _host_and_port(parts.netloc, default), _host_and_port(host, default)
+    return theirs is not None and theirs[0] != "" and theirs == ours
+
+
+def host_allowed(host: str | None, settings: Settings) -> bool:
+    """Whether the ``Host`` header names this server: one of ``AGON_HOSTS`` when set; else, for a server
+    on a loopback address, a loopback name; else the address it listens on (any name when it listens on
+    every address). A DNS-rebinding page reaches a loopback server under a foreign name and is refused."""
+    if not host:
+        return False
+    parsed = _host_and_port(host, None)
+    if parsed is None:
+        return False
+    name = parsed[0]
+    if settings.hosts is not None:
+        return "*" in settings.hosts or name in {h.lower() for h in settings.hosts}
+    bound = settings.host.lower().strip("[]")
+    if bound in LOOPBACK_NAMES:
+        return name in LOOPBACK_NAMES
+    if bound in ("", "0.0.0.0", "::"):
+        return True
+    return name == bound
 
 
 def _respond(
@@ -94,6 +133,8 @@ def http_handler(ctx: ServerContext) -> RequestHandler:
         if path == WS_PATH or (path == "/" and _upgrading(request)):
             if ctx.draining:
                 return _respond(connection, HTTPStatus.SERVICE_UNAVAILABLE, "shutting down\n", "text/plain")
+            if not host_allowed(request.headers.get("Host"), ctx.settings):
+                return _respond(connection, HTTPStatus.FORBIDDEN, "host not allowed\n", "text/plain")
             if not origin_allowed(request.headers.get("Origin"), request.headers.get("Host"), ctx.settings.origins):
                 return _respond(connection, HTTPStatus.FORBIDDEN, "origin not allowed\n", "text/plain")
             return None
@@ -102,6 +143,8 @@ def http_handler(ctx: ServerContext) -> RequestHandler:
         if path == "/metrics":
             return _respond(connection, HTTPStatus.OK, ctx.metrics.render(), METRICS_CONTENT_TYPE)
         if path == "/api/contests":
+            if not host_allowed(request.headers.get("Host"), ctx.settings):
+                return _respond(connection, HTTPStatus.FORBIDDEN, "host not allowed\n", "text/plain")
             return await _contests(connection, ctx, request)
         if path == "/schema.json":
             return _respond(connection, HTTPStatus.OK, schema_json() + "\n", "application/json")
@@ -129,6 +172,10 @@ async def _health(connection: ServerConnection, ctx: ServerContext) -> Response:
         "connections": int(ctx.metrics.connections.value()),
         "followed_contests": len(ctx.hub),
     }
+    if ctx.service.lost:
+        # Loud, yet still serving: the store lost events it had acknowledged (see docs/security.md).
+        body["status"] = "lost_events"
+        body["lost_events"] = dict(ctx.service.lost)
     return _json(connection, status, body)
 
 

@@ -3,7 +3,8 @@
 Whoever can reach the server may open a contest, unless ``AGON_CREATE_KEY`` is set (then the request must
 carry it). The creator receives the invitations — a token per seat, one for spectators — and an owner
 token. The owner id is kept as the contest's server-only secret ``owner`` in the store, so every process
-sharing the store lists the same contests for the same owner token.
+sharing the store lists the same contests for the same owner token; an index per owner lists them
+without reading any other contest.
 """
 
 from __future__ import annotations
@@ -24,6 +25,11 @@ from server.store.port import EventStore
 
 OWNER = "owner"
 """The name of the store secret holding a contest's owner id."""
+
+
+def owner_index(owner: str) -> str:
+    """The store index listing an owner's contests (each still checked against its ``owner`` secret)."""
+    return f"owner:{owner}"
 
 
 class Lobby:
@@ -51,6 +57,7 @@ class Lobby:
         result = await self._service.create(Actor(gm.id, "gm"), request, command_id)
         owner = owner or new_owner_id()
         await self._store.save_secret(result.contest, OWNER, owner.encode())
+        await self._store.index_add(owner_index(owner), result.contest)
         ttl = self._settings.token_ttl
         seats = {seat.id: self._tokens.issue(result.contest, seat.role, seat.id, ttl) for seat in request.seats}
         invitations = Invitations(
@@ -64,7 +71,7 @@ class Lobby:
 
     async def contests(self, owner: str) -> list[ContestSummary]:
         """The owner's contests, sorted by id."""
-        ids = await self._store.contests()
+        ids = await self._store.index_members(owner_index(owner))
         owners = await asyncio.gather(*(self._store.load_secret(contest, OWNER) for contest in ids))
         mine = [contest for contest, owned_by in zip(ids, owners, strict=True) if owned_by == owner.encode()]
         return list(await asyncio.gather(*(self._summary(contest) for contest in mine)))

@@ -204,6 +204,13 @@ class ServerMetrics:
         )
     )
 
+    lost_events: Counter = field(
+        default_factory=lambda: Counter(
+            "agon_store_lost_events_total",
+            "Acknowledged events the store no longer holds (restored behind, lagging replica): should stay 0.",
+        )
+    )
+
     def all(self) -> list[_Metric]:
         return [
             self.connections,
@@ -215,6 +222,7 @@ class ServerMetrics:
             self.followed,
             self.append_seconds,
             self.fanout_seconds,
+            self.lost_events,
         ]
 
     def render(self) -> str:

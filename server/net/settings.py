@@ -21,11 +21,16 @@ class Settings:
     data_dir: Path = DEFAULT_DATA  # where the server secret lives (unless AGON_SECRET is given)
     secret: bytes | None = None  # AGON_SECRET; else read or created in data_dir
     create_key: str | None = None  # AGON_CREATE_KEY: when set, creating a contest requires it
-    origins: tuple[str, ...] | None = None  # AGON_ORIGINS (comma-separated); None: same host, or no Origin
+    origins: tuple[str, ...] | None = None  # AGON_ORIGINS (comma-separated); None: the server's own, or no Origin
+    hosts: tuple[str, ...] | None = None  # AGON_HOSTS: names the Host header may carry; None: see host_allowed
     max_frame: int = 64 * 1024  # bytes; a bigger frame closes the connection with 1009
     rate: float = 20.0  # frames per second a connection may send on average...
     burst: float = 60.0  # ...and at once; beyond: rate/limited, then close 1008
     max_follows: int = 64  # contests one connection may follow
+    create_rate: float = 0.2  # contests one connection may open per second on average...
+    create_burst: float = 10.0  # ...and at once; beyond: rate/limited (the connection stays open)
+    create_rate_address: float = 1.0  # the same for every connection from one client address together
+    create_burst_address: float = 30.0
     send_queue: int = 512  # frames waiting for a slow client before it is dropped (it resumes later)
     ping_interval: float | None = 20.0
     ping_timeout: float | None = 20.0
@@ -36,7 +41,8 @@ class Settings:
     ack_wait: float = 5.0  # how long an ack waits for the command's patch to go out first
     drain_timeout: float = 10.0  # how long shutdown waits for in-flight appends
     resume_ring: int = 256  # recent versions kept in memory per followed contest for cheap resumes
-    refold_limit: int = 5000  # older versions are refolded from the log up to this many events
+    refold_limit: int = 5000  # a resume up to this many versions back gets a patch (refolded from a checkpoint)
+    catch_up_notices: int = 128  # a resume missing more events gets one summary notice, not one per event
     feed_linger: float = 60.0  # seconds a contest stays followed after its last local viewer leaves
     health_timeout: float = 2.0
 
@@ -51,6 +57,7 @@ class Settings:
         env = dict(os.environ if env is None else env)
         secret = env.get("AGON_SECRET") or None
         origins = env.get("AGON_ORIGINS")
+        hosts = env.get("AGON_HOSTS")
         return cls(
             host=host,
             port=port,
@@ -58,6 +65,7 @@ class Settings:
             secret=secret.encode() if secret else None,
             create_key=env.get("AGON_CREATE_KEY") or None,
             origins=tuple(o.strip() for o in origins.split(",") if o.strip()) if origins else None,
+            hosts=tuple(h.strip().lower() for h in hosts.split(",") if h.strip()) if hosts else None,
             rate=float(env.get("AGON_RATE", cls.rate)),
             burst=float(env.get("AGON_BURST", cls.burst)),
             send_queue=int(env.get("AGON_SEND_QUEUE", cls.send_queue)),

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import AsyncIterator, Sequence
 
-from server.store.batch import check_batch
+from server.store.batch import check_batch, check_head, check_retry
 from server.store.fanout import PAGE, Bell, tail
 from server.store.port import (
     ConflictError,
@@ -23,6 +23,7 @@ class MemoryStore:
         self._ids: dict[str, dict[str, int]] = {}
         self._snapshots: dict[str, Snapshot] = {}
         self._secrets: dict[tuple[str, str], bytes] = {}
+        self._indexes: dict[str, set[str]] = {}
         self._bell = Bell()
         self._closed = False
 
@@ -34,14 +35,15 @@ class MemoryStore:
         self._check_open()
         check_batch(records, expected_version)
         ids = self._ids.setdefault(contest, {})
-        stored = [ids[r.event_id] for r in records if r.event_id in ids]
+        events = self._events.setdefault(contest, [])
+        stored = [events[ids[r.event_id] - 1] for r in records if r.event_id in ids]
         if stored and len(stored) == len(records):
-            return stored
+            return check_retry(contest, stored, records)
         if stored:
             raise DuplicateError(f"{len(stored)} of {len(records)} event ids are already in {contest}")
-        events = self._events.setdefault(contest, [])
         if len(events) != expected_version:
             raise ConflictError(f"{contest} is at version {len(events)}, not {expected_version}")
+        check_head(contest, events[-1].hash if events else "", records)
         events.extend(records)
         ids.update((r.event_id, r.version) for r in records)
         self._bell.ring(contest)
@@ -92,6 +94,14 @@ class MemoryStore:
     async def contests(self) -> list[str]:
         self._check_open()
         return sorted(contest for contest, events in self._events.items() if events)
+
+    async def index_add(self, index: str, member: str) -> None:
+        self._check_open()
+        self._indexes.setdefault(index, set()).add(member)
+
+    async def index_members(self, index: str) -> list[str]:
+        self._check_open()
+        return sorted(self._indexes.get(index, ()))
 
     async def ping(self) -> None:
         self._check_open()

@@ -14,11 +14,14 @@ import msgspec
 
 
 class Record(msgspec.Struct, frozen=True):
-    """One stored event: its version in the contest, its unique id, and its encoded envelope."""
+    """One stored event: its version in the contest, its unique id, its encoded envelope, and the two ends
+    of its link in the hash chain (``prev_hash``: the hash of the event before it)."""
 
     version: int
     event_id: str
     data: bytes
+    hash: str = ""
+    prev_hash: str = ""
 
 
 class Snapshot(msgspec.Struct, frozen=True):
@@ -66,10 +69,14 @@ class EventStore(Protocol):
     async def append(self, contest: str, records: Sequence[Record], expected_version: int) -> list[int]:
         """Atomically append ``records`` if the contest is at ``expected_version``.
 
-        ``records[i].version`` must be ``expected_version + 1 + i`` (else BadBatchError). If every event
-        id of the batch is already stored in this contest, nothing is written and the stored versions of
-        those ids are returned (an acknowledged retry). If only some are, DuplicateError and nothing is
-        written. Otherwise a wrong expected version raises ConflictError. Returns the versions written.
+        ``records[i].version`` must be ``expected_version + 1 + i`` and ``records[i].prev_hash`` the hash of
+        the record before it (else BadBatchError). If every event id of the batch is already stored in this
+        contest with the very same content, nothing is written and the stored versions of those ids are
+        returned (an acknowledged retry); if one of them is stored with other content, ConflictError (a
+        different batch took those ids: reload and decide again). If only some ids are stored,
+        DuplicateError and nothing is written. Otherwise the stream must be at ``expected_version`` and its
+        head's hash must be the batch's ``prev_hash`` (an event stored without a hash matches any), else
+        ConflictError. Returns the versions written.
         """
         ...
 
@@ -106,6 +113,14 @@ class EventStore(Protocol):
 
     async def contests(self) -> list[str]:
         """Every contest with at least one event, sorted."""
+        ...
+
+    async def index_add(self, index: str, member: str) -> None:
+        """Add ``member`` to the named set (e.g. the contests of one owner); adding twice changes nothing."""
+        ...
+
+    async def index_members(self, index: str) -> list[str]:
+        """The members of the named set, sorted (empty for an unknown set)."""
         ...
 
     async def ping(self) -> None:

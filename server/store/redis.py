@@ -2,11 +2,12 @@
 
 Keys of one contest share the hash tag ``{<contest>}`` so they live on one Redis Cluster slot:
 
-- ``agon:{c}:events``  the stream; entry id ``0-<version>``, fields ``id`` and ``data``
+- ``agon:{c}:events``  the stream; entry id ``0-<version>``, fields ``id``, ``data``, ``hash`` and ``prev``
 - ``agon:{c}:ids``     hash event_id -> version (idempotency index)
 - ``agon:{c}:snapshot`` hash with ``version`` and ``data`` (the newest snapshot only)
 - ``agon:{c}:secret:<name>`` string
 - ``agon:{c}:notify``  channel carrying the new head version after each append
+- ``agon:index:<name>`` set of members of a named index (e.g. the contests of one owner)
 
 Pub/sub is at-most-once, so a notification only says "read now": tailing readers always read the stream
 itself, on start, on any notification newer than what they have, after every reconnect, and every
@@ -51,27 +52,51 @@ writer that dies between the two is repaired by its retry."""
 
 _APPEND = """
 -- KEYS[1]: the contest's stream; KEYS[2]: its event-id index (event_id -> version).
--- ARGV[1]: the expected version; then event id and data of each record, in order.
--- Returns {'acked', {versions}} when every id is already stored (nothing written),
--- {'duplicate', n} when n but not all of them are, {'conflict', head} when the stream is not at the
--- expected version, else appends the batch as versions expected+1.. and returns {'appended', head}.
+-- ARGV[1]: the expected version; then event id, data, hash and prev_hash of each record, in order.
+-- Returns {'acked', {versions}} when every id is already stored with the same content (nothing written),
+-- {'other', id} when an id is stored with other content, {'duplicate', n} when n but not all ids are
+-- stored, {'conflict', head} when the stream is not at the expected version, {'forked', head} when its
+-- head's hash is not the batch's prev_hash, else appends the batch as versions expected+1.. and returns
+-- {'appended', head}.
+local function field(fields, name)
+  for j = 1, #fields, 2 do
+    if fields[j] == name then return fields[j + 1] end
+  end
+  return ''
+end
 local expected = tonumber(ARGV[1])
-local count = (#ARGV - 1) / 2
+local count = (#ARGV - 1) / 4
 local stored = {}
 for i = 1, count do
-  local version = redis.call('HGET', KEYS[2], ARGV[2 * i])
+  local version = redis.call('HGET', KEYS[2], ARGV[4 * i - 2])
   if version then stored[#stored + 1] = tonumber(version) end
 end
-if #stored == count then return {'acked', stored} end
+if #stored == count then
+  for i = 1, count do
+    local entry = redis.call('XRANGE', KEYS[1], '0-' .. stored[i], '0-' .. stored[i])
+    if #entry == 0 then return {'other', ARGV[4 * i - 2]} end
+    local fields = entry[1][2]
+    if field(fields, 'data') ~= ARGV[4 * i - 1] or field(fields, 'hash') ~= ARGV[4 * i]
+        or field(fields, 'prev') ~= ARGV[4 * i + 1] then
+      return {'other', ARGV[4 * i - 2]}
+    end
+  end
+  return {'acked', stored}
+end
 if #stored > 0 then return {'duplicate', #stored} end
 local last = redis.call('XREVRANGE', KEYS[1], '+', '-', 'COUNT', 1)
 local head = 0
 if #last > 0 then head = tonumber(string.match(last[1][1], '%-(%d+)$')) end
 if head ~= expected then return {'conflict', head} end
+if #last > 0 then
+  local head_hash = field(last[1][2], 'hash')
+  if head_hash ~= '' and head_hash ~= ARGV[5] then return {'forked', head} end
+end
 for i = 1, count do
   local version = string.format('%d', expected + i)
-  redis.call('XADD', KEYS[1], '0-' .. version, 'id', ARGV[2 * i], 'data', ARGV[2 * i + 1])
-  redis.call('HSET', KEYS[2], ARGV[2 * i], version)
+  redis.call('XADD', KEYS[1], '0-' .. version, 'id', ARGV[4 * i - 2], 'data', ARGV[4 * i - 1],
+    'hash', ARGV[4 * i], 'prev', ARGV[4 * i + 1])
+  redis.call('HSET', KEYS[2], ARGV[4 * i - 2], version)
 end
 return {'appended', expected + count}
 """
@@ -103,7 +128,14 @@ def _version(entry_id: object) -> int:
 
 def _record(entry: Any) -> Record:
     entry_id, fields = entry
-    return Record(_version(entry_id), _bytes(fields[b"id"]).decode(), _bytes(fields[b"data"]))
+    hash_, prev = fields.get(b"hash", b""), fields.get(b"prev", b"")
+    return Record(
+        _version(entry_id),
+        _bytes(fields[b"id"]).decode(),
+        _bytes(fields[b"data"]),
+        _bytes(hash_).decode(),
+        _bytes(prev).decode(),
+    )
 
 
 def _redacted(url: str) -> str:
@@ -160,7 +192,7 @@ class RedisStore:
         check_batch(records, expected_version)
         args: list[bytes | str | int] = [expected_version]
         for record in records:
-            args += [record.event_id, record.data]
+            args += [record.event_id, record.data, record.hash, record.prev_hash]
         with self._reachable():
             reply: list[Any] = await self._append_script(
                 keys=[_key(contest, "events"), _key(contest, "ids")], args=args
@@ -168,6 +200,12 @@ class RedisStore:
         status = reply[0].decode()
         if status == "conflict":
             raise ConflictError(f"{contest} is at version {reply[1]}, not {expected_version}")
+        if status == "forked":
+            raise ConflictError(
+                f"{contest}: the stored head's hash is not the batch's prev_hash (another history took this version)"
+            )
+        if status == "other":
+            raise ConflictError(f"{contest}: event id {reply[1].decode()} is already stored with other content")
         if status == "duplicate":
             raise DuplicateError(f"{reply[1]} of {len(records)} event ids are already in {contest}")
         versions = [int(v) for v in reply[1]] if status == "acked" else [r.version for r in records]
@@ -266,6 +304,15 @@ class RedisStore:
     async def contests(self) -> list[str]:
         with self._reachable():
             members = await self._client.smembers(CONTESTS)
+        return sorted(_bytes(member).decode() for member in members)
+
+    async def index_add(self, index: str, member: str) -> None:
+        with self._reachable():
+            await self._client.sadd(f"agon:index:{index}", member)
+
+    async def index_members(self, index: str) -> list[str]:
+        with self._reachable():
+            members = await self._client.smembers(f"agon:index:{index}")
         return sorted(_bytes(member).decode() for member in members)
 
     async def ping(self) -> None:

@@ -2,13 +2,18 @@
 
 Every call runs on the store's single worker thread, so the event loop never blocks and this process's
 writes are serialized; ``BEGIN IMMEDIATE`` serializes them against other processes on the same file.
-Tailing readers are woken in-process after an append and re-read every ``poll`` seconds, so appends made
-by another process are seen too.
+Tailing readers are woken in-process after an append; appends made by another process are found by one
+watcher per store, which checks every ``poll`` seconds whether anything was committed and wakes only the
+readers of contests that moved.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import functools
+import json
+import logging
 import sqlite3
 import time
 from collections.abc import AsyncIterator, Callable, Sequence
@@ -16,7 +21,7 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import TypeVar
 
-from server.store.batch import check_batch
+from server.store.batch import check_batch, check_head, check_retry
 from server.store.fanout import PAGE, Bell, tail
 from server.store.port import (
     ConflictError,
@@ -26,6 +31,8 @@ from server.store.port import (
     UnavailableError,
 )
 
+log = logging.getLogger(__name__)
+
 DEFAULT_PATH = Path("agon-data") / "agon.sqlite3"
 
 _SCHEMA = """
@@ -34,6 +41,8 @@ CREATE TABLE IF NOT EXISTS events (
     version INTEGER NOT NULL,
     event_id TEXT NOT NULL,
     data BLOB NOT NULL,
+    hash TEXT NOT NULL DEFAULT '',
+    prev_hash TEXT NOT NULL DEFAULT '',
     PRIMARY KEY (contest, version),
     UNIQUE (contest, event_id)
 ) WITHOUT ROWID;
@@ -42,6 +51,11 @@ CREATE TABLE IF NOT EXISTS snapshots (
     version INTEGER NOT NULL,
     data BLOB NOT NULL
 );
+CREATE TABLE IF NOT EXISTS indexes (
+    name TEXT NOT NULL,
+    member TEXT NOT NULL,
+    PRIMARY KEY (name, member)
+) WITHOUT ROWID;
 CREATE TABLE IF NOT EXISTS secrets (
     contest TEXT NOT NULL,
     name TEXT NOT NULL,
@@ -50,7 +64,23 @@ CREATE TABLE IF NOT EXISTS secrets (
 );
 """
 
+_SELECT = "SELECT version, event_id, data, hash, prev_hash FROM events"
+
 _T = TypeVar("_T")
+
+
+def _record(row: tuple[int, str, bytes, str, str]) -> Record:
+    version, event_id, data, hash_, prev_hash = row
+    return Record(version, event_id, bytes(data), hash_, prev_hash)
+
+
+def _add_hash_columns(conn: sqlite3.Connection) -> None:
+    """Files written before events carried their hashes get the columns (empty: matches any prev_hash)."""
+    columns = {row[1] for row in conn.execute("PRAGMA table_info(events)")}
+    for column in ("hash", "prev_hash"):
+        if column not in columns:
+            with contextlib.suppress(sqlite3.OperationalError):  # another opener added it first
+                conn.execute(f"ALTER TABLE events ADD COLUMN {column} TEXT NOT NULL DEFAULT ''")
 
 
 class SqliteStore:
@@ -62,6 +92,9 @@ class SqliteStore:
         self._conn: sqlite3.Connection | None = None
         self._bell = Bell()
         self._closed = False
+        self._watched: dict[str, int] = {}  # contest -> tailing readers in this process
+        self._heads: dict[str, int] = {}  # the head the watcher last saw of each watched contest
+        self._watcher: asyncio.Task[None] | None = None
 
     # --- the worker thread -------------------------------------------------------------------------
 
@@ -74,6 +107,7 @@ class SqliteStore:
                 _while_locked(lambda: conn.execute("PRAGMA journal_mode=WAL"), self._busy_timeout)
                 conn.execute("PRAGMA synchronous=FULL")
                 conn.executescript(f"BEGIN IMMEDIATE; {_SCHEMA} COMMIT;")
+                _add_hash_columns(conn)
             except BaseException:
                 conn.close()
                 raise
@@ -95,23 +129,23 @@ class SqliteStore:
         conn.execute("BEGIN IMMEDIATE")
         try:
             stored = [
-                row[0]
+                _record(row)
                 for r in records
-                for row in conn.execute(
-                    "SELECT version FROM events WHERE contest = ? AND event_id = ?", (contest, r.event_id)
-                )
+                for row in conn.execute(f"{_SELECT} WHERE contest = ? AND event_id = ?", (contest, r.event_id))
             ]
             if stored and len(stored) == len(records):
                 conn.execute("ROLLBACK")
-                return stored
+                return check_retry(contest, stored, records)
             if stored:
                 raise DuplicateError(f"{len(stored)} of {len(records)} event ids are already in {contest}")
             head = _head(conn, contest)
             if head != expected:
                 raise ConflictError(f"{contest} is at version {head}, not {expected}")
+            row = conn.execute("SELECT hash FROM events WHERE contest = ? AND version = ?", (contest, head)).fetchone()
+            check_head(contest, "" if row is None else str(row[0]), records)
             conn.executemany(
-                "INSERT INTO events (contest, version, event_id, data) VALUES (?, ?, ?, ?)",
-                [(contest, r.version, r.event_id, r.data) for r in records],
+                "INSERT INTO events (contest, version, event_id, data, hash, prev_hash) VALUES (?, ?, ?, ?, ?, ?)",
+                [(contest, r.version, r.event_id, r.data, r.hash, r.prev_hash) for r in records],
             )
             conn.execute("COMMIT")
         except BaseException:
@@ -132,10 +166,10 @@ class SqliteStore:
     async def read(self, contest: str, after: int = 0, limit: int | None = None) -> list[Record]:
         def work(conn: sqlite3.Connection) -> list[Record]:
             rows = conn.execute(
-                "SELECT version, event_id, data FROM events WHERE contest = ? AND version > ? ORDER BY version LIMIT ?",
+                f"{_SELECT} WHERE contest = ? AND version > ? ORDER BY version LIMIT ?",
                 (contest, after, -1 if limit is None else max(limit, 0)),
             )
-            return [Record(version, event_id, bytes(data)) for version, event_id, data in rows]
+            return [_record(row) for row in rows]
 
         return await self._run(work)
 
@@ -143,13 +177,53 @@ class SqliteStore:
         return await self._run(lambda conn: _head(conn, contest))
 
     def subscribe(self, contest: str, after: int = 0) -> AsyncIterator[Record]:
-        return tail(
+        records = tail(
             lambda since: self.read(contest, since, PAGE),
             lambda: self._bell.ticket(contest),
             lambda: self._closed,
             after,
-            poll=self._poll,
+            poll=None,  # woken by this process's appends, and by the one watcher for other processes'
         )
+        return self._watching(contest, records)
+
+    async def _watching(self, contest: str, records: AsyncIterator[Record]) -> AsyncIterator[Record]:
+        self._watched[contest] = self._watched.get(contest, 0) + 1
+        if self._watcher is None or self._watcher.done():
+            self._watcher = asyncio.get_running_loop().create_task(self._watch(), name="agon-sqlite-watcher")
+        try:
+            async for record in records:
+                yield record
+        finally:
+            left = self._watched.get(contest, 1) - 1
+            if left:
+                self._watched[contest] = left
+            else:
+                self._watched.pop(contest, None)
+                self._heads.pop(contest, None)
+
+    async def _watch(self) -> None:
+        """One watcher per store, however many contests are followed: every ``poll`` seconds it asks
+        SQLite whether another connection committed (``PRAGMA data_version``), and only then reads the
+        heads of the watched contests in one query and wakes the readers of those that moved."""
+        seen_version: int | None = None
+        while not self._closed and self._watched:
+            try:
+                version = await self._run(lambda conn: int(conn.execute("PRAGMA data_version").fetchone()[0]))
+                if version != seen_version:
+                    seen_version = version
+                    watched = list(self._watched)
+                    heads = await self._run(functools.partial(_heads_of, contests=watched))
+                    for contest in watched:
+                        head = heads.get(contest, 0)
+                        if self._heads.get(contest) != head:
+                            self._heads[contest] = head
+                            self._bell.ring(contest)
+            except UnavailableError as error:
+                if self._closed:
+                    return
+                log.warning("sqlite watcher: %s", error)
+                self._bell.ring_all()  # readers find out for themselves
+            await asyncio.sleep(self._poll)
 
     async def save_snapshot(self, contest: str, snapshot: Snapshot) -> None:
         def work(conn: sqlite3.Connection) -> None:
@@ -192,6 +266,19 @@ class SqliteStore:
 
         return await self._run(work)
 
+    async def index_add(self, index: str, member: str) -> None:
+        await self._run(
+            lambda conn: conn.execute("INSERT OR IGNORE INTO indexes (name, member) VALUES (?, ?)", (index, member))
+        )
+
+    async def index_members(self, index: str) -> list[str]:
+        def work(conn: sqlite3.Connection) -> list[str]:
+            return [
+                row[0] for row in conn.execute("SELECT member FROM indexes WHERE name = ? ORDER BY member", (index,))
+            ]
+
+        return await self._run(work)
+
     async def ping(self) -> None:
         await self._run(lambda conn: conn.execute("SELECT 1").fetchone())
 
@@ -200,6 +287,10 @@ class SqliteStore:
             return
         self._closed = True
         self._bell.ring_all()
+        if self._watcher is not None:
+            self._watcher.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._watcher
 
         def shut() -> None:
             if self._conn is not None:
@@ -220,6 +311,14 @@ def _while_locked(work: Callable[[], object], timeout: float) -> None:
             if "locked" not in str(error) or time.monotonic() > deadline:
                 raise
             time.sleep(0.01)
+
+
+def _heads_of(conn: sqlite3.Connection, contests: list[str]) -> dict[str, int]:
+    rows = conn.execute(
+        "SELECT contest, MAX(version) FROM events WHERE contest IN (SELECT value FROM json_each(?)) GROUP BY contest",
+        (json.dumps(contests),),
+    )
+    return {str(contest): int(head) for contest, head in rows}
 
 
 def _head(conn: sqlite3.Connection, contest: str) -> int:

@@ -99,5 +99,6 @@ def test_the_servers_metrics_render_every_family() -> None:
         "agon_followed_contests",
         "agon_append_seconds",
         "agon_fanout_seconds",
+        "agon_store_lost_events_total",
     ]
     assert 'agon_append_seconds_bucket{le="0.0025"} 1' in text

@@ -3,12 +3,9 @@
 from __future__ import annotations
 
 import asyncio
-import dataclasses
 import json
 import urllib.error
 import urllib.request
-from collections.abc import AsyncIterator, Awaitable, Callable
-from pathlib import Path
 from typing import Any
 
 import msgspec
@@ -24,28 +21,9 @@ from protocol.events import Declare
 from protocol.messages import Created, Follow
 from server.net.app import AgonServer
 from server.net.connection import Connection
-from server.net.settings import Settings
 from server.store.memory import MemoryStore
+from tests.net.conftest import Start
 from tests.net.duel import ARIA_WINS, ORC_FAILS, duel
-
-Start = Callable[..., Awaitable[AgonServer]]
-
-
-@pytest.fixture
-async def start(tmp_path: Path) -> AsyncIterator[Start]:
-    """Start servers in this process (``start(store=..., **settings)``); all are shut down after the test."""
-    started: list[AgonServer] = []
-
-    async def starting(store: MemoryStore | None = None, **changes: Any) -> AgonServer:
-        settings = dataclasses.replace(Settings(port=0, data_dir=tmp_path, secret=b"unit-test-secret"), **changes)
-        server = AgonServer(settings, store or MemoryStore(), close_store=False)
-        await server.start()
-        started.append(server)
-        return server
-
-    yield starting
-    for server in started:
-        await server.shutdown()
 
 
 async def open_duel(server: AgonServer) -> tuple[AgonClient, Created]:

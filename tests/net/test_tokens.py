@@ -105,3 +105,31 @@ def test_processes_starting_together_agree_on_one_secret(tmp_path: Path) -> None
         thread.join()
     assert len(set(found)) == 1
     assert sorted(os.listdir(tmp_path)) == ["secret"]
+
+
+B64URL = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_"
+
+
+def other_spellings(segment: str) -> list[str]:
+    """Spellings of the same bytes that a lenient base64 decoder accepts: padding, and unused low bits set."""
+    spellings = [segment + "=" * (-len(segment) % 4 or 4), segment + "=="]
+    unused = {2: 4, 3: 2}.get(len(segment) % 4, 0)  # bits of the last character that carry no data
+    if unused:
+        last = B64URL.index(segment[-1])
+        spellings += [segment[:-1] + B64URL[last | bit] for bit in range(1, 2**unused) if last | bit != last]
+    return spellings
+
+
+def test_only_the_canonical_spelling_of_a_token_is_accepted() -> None:
+    tokens = Tokens(b"secret")
+    token = tokens.issue("duel", "player", "ann", ttl=60)
+    prefix, claims, signature = token.split(".")
+    variants = [f"{prefix}.{spelled}.{signature}" for spelled in other_spellings(claims)]
+    variants += [f"{prefix}.{claims}.{spelled}" for spelled in other_spellings(signature)]
+    assert len(variants) >= 4
+    for variant in variants:
+        assert variant != token
+        with pytest.raises(Refused) as refused:
+            tokens.verify(variant)
+        assert refused.value.code == "auth/bad_token", variant
+    assert tokens.verify(token).seat == "ann"

@@ -54,3 +54,15 @@ def test_the_schema_names_every_command_and_event_tag() -> None:
     for tag in ["seal.declare", "control.undo", "extended.roll", "extended.exchange_applied", "contest.created"]:
         assert f'"{tag}"' in text
     assert "Envelope" in schema["$defs"]
+
+
+def test_invalid_utf8_inside_a_tag_is_a_bad_frame_not_a_crash() -> None:
+    """Found by the fuzzer: msgspec raises UnicodeDecodeError for a tag that is not UTF-8."""
+    from protocol.codec import decode_untrusted
+    from protocol.errors import Refused
+    from protocol.messages import ClientMessage
+
+    data = b'{"type": "' + b"x" * 127 + bytes([0x9A]) + b'"}'
+    with pytest.raises(Refused) as refused:
+        decode_untrusted(data, ClientMessage)  # type: ignore[arg-type]
+    assert refused.value.code == "protocol/bad_frame"

@@ -201,6 +201,51 @@ async def test_retried_batch_is_acknowledged_not_duplicated(store: EventStore, c
     assert await store.head(contest) == 3
 
 
+def chained(first: int, count: int, prev_hash: str = "") -> list[Record]:
+    """Records that link into a hash chain, as the service writes them."""
+    records: list[Record] = []
+    for version in range(first, first + count):
+        record = rec(version)
+        records.append(Record(version, record.event_id, record.data, uuid.uuid4().hex, prev_hash))
+        prev_hash = records[-1].hash
+    return records
+
+
+async def test_a_repeated_event_id_is_acknowledged_only_with_identical_content(store: EventStore, contest: str) -> None:
+    stored = chained(1, 2)
+    await store.append(contest, stored, 0)
+    assert await store.append(contest, stored, 0) == [1, 2]
+    other_data = [Record(r.version, r.event_id, r.data + b"!", r.hash, r.prev_hash) for r in stored]
+    first = Record(1, stored[0].event_id, stored[0].data, stored[0].hash + "0", "")
+    other_hash = [first, Record(2, stored[1].event_id, stored[1].data, stored[1].hash, first.hash)]
+    for impostor in (other_data, other_hash):
+        with pytest.raises(ConflictError) as caught:
+            await store.append(contest, impostor, 0)
+        assert caught.value.code == "store/conflict"
+        assert "other content" in caught.value.message
+    assert await store.read(contest) == stored
+
+
+async def test_append_checks_the_stored_heads_hash_not_only_its_version(store: EventStore, contest: str) -> None:
+    stored = chained(1, 2)
+    await store.append(contest, stored, 0)
+    with pytest.raises(ConflictError) as caught:
+        await store.append(contest, chained(3, 1, prev_hash="a-head-this-stream-never-had"), 2)
+    assert "hash" in caught.value.message
+    assert await store.read(contest) == stored
+    follows = chained(3, 2, prev_hash=stored[-1].hash)
+    assert await store.append(contest, follows, 2) == [3, 4]
+    assert await store.read(contest) == stored + follows
+
+
+async def test_a_batch_whose_records_do_not_chain_is_refused(store: EventStore, contest: str) -> None:
+    first, second = chained(1, 2)
+    broken = Record(second.version, second.event_id, second.data, second.hash, "not-the-first")
+    with pytest.raises(BadBatchError):
+        await store.append(contest, [first, broken], 0)
+    assert await store.read(contest) == []
+
+
 async def test_read_after_and_limit(store: EventStore, contest: str) -> None:
     records = run(1, 6)
     await store.append(contest, records, 0)
@@ -345,6 +390,15 @@ async def test_contests_lists_those_with_events_sorted(store: EventStore, contes
     listed = await store.contests()
     assert listed == sorted(listed)
     assert [c for c in listed if c.startswith(contest)] == [earlier, later]
+
+
+async def test_an_index_lists_its_members_once_sorted(store: EventStore, contest: str) -> None:
+    name = f"owner:{contest}"
+    assert await store.index_members(name) == []
+    for member in ("b", "a", "b"):
+        await store.index_add(name, member)
+    await store.index_add(f"{name}-other", "c")
+    assert await store.index_members(name) == ["a", "b"]
 
 
 async def test_ping_answers_when_up(store: EventStore) -> None:
@@ -496,3 +550,43 @@ async def test_redis_store_on_a_closed_port_is_unavailable() -> None:
             await store.read("anything")
     finally:
         await store.close()
+
+
+class CountingSqlite(SqliteStore):
+    reads = 0
+
+    async def read(self, contest: str, after: int = 0, limit: int | None = None) -> list[Record]:
+        self.reads += 1
+        return await super().read(contest, after, limit)
+
+
+async def test_sqlite_watches_idle_contests_with_one_watcher_not_one_poller_each(tmp_path: Path) -> None:
+    path = tmp_path / "agon.sqlite3"
+    store, writer = CountingSqlite(path, poll=0.05), SqliteStore(path)
+    contests = [f"idle-{i}" for i in range(100)]
+    for contest in contests:
+        await writer.append(contest, [rec(1)], 0)
+    seen: dict[str, list[int]] = {contest: [] for contest in contests}
+
+    async def follow(contest: str) -> None:
+        async for record in store.subscribe(contest):
+            seen[contest].append(record.version)
+
+    followers = [asyncio.create_task(follow(contest)) for contest in contests]
+    async with asyncio.timeout(WAIT):
+        while not all(seen.values()):
+            await asyncio.sleep(0.01)
+    await asyncio.sleep(0.2)  # the watcher's first look at each contest wakes its reader once
+    store.reads = 0
+    await asyncio.sleep(0.5)  # ten poll intervals, nothing appended
+    assert store.reads < 20
+    await writer.append(contests[7], [rec(2)], 1)  # another process appends: its follower still sees it
+    async with asyncio.timeout(WAIT):
+        while seen[contests[7]] != [1, 2]:
+            await asyncio.sleep(0.01)
+    assert store.reads < 30
+    for task in followers:
+        task.cancel()
+    await asyncio.gather(*followers, return_exceptions=True)
+    await store.close()
+    await writer.close()

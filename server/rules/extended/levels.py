@@ -90,11 +90,11 @@ def apply_masteries(
     if net == 0:
         return level_a, level_b
     holder, opponent = (level_a, level_b) if net > 0 else (level_b, level_a)
-    for _ in range(abs(net)):
-        if holder < Level.CRITICAL:
-            holder = bump_up(holder)
-        elif bump_down:
-            opponent = bump_opponent_down(opponent)
+    # Constant time however many masteries: the holder climbs to Critical, what is left pushes the opponent.
+    up = min(abs(net), Level.CRITICAL - holder)
+    holder = Level(holder + up)
+    if bump_down:
+        opponent = Level(max(opponent - (abs(net) - up), Level.FUMBLE))
     return (holder, opponent) if net > 0 else (opponent, holder)
 
 

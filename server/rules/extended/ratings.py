@@ -14,6 +14,10 @@ from dataclasses import dataclass
 MASTERY_STEP = 20
 """What one mastery adds to an ability's value."""
 
+MAX_MASTERIES = 100
+"""The most masteries a written rating may have (``20W100``): far beyond any table, and it keeps every
+value a rating gives small."""
+
 _WRITTEN = re.compile(r"(?P<tn>[+-]?\d+)(?:(?P<mark>[WM])(?P<count>\d+)?)?", re.IGNORECASE)
 _MINUS_SIGNS = str.maketrans({"\u2212": "-", "\u2013": "-"})
 
@@ -76,6 +80,8 @@ class Rating:
         masteries = 1 if match["count"] is None else int(match["count"])
         if masteries < 1:
             raise ValueError(f"cannot read rating {text!r}: the number of masteries after W is at least 1")
+        if masteries > MAX_MASTERIES:
+            raise ValueError(f"cannot read rating {text!r}: the number of masteries after W is at most {MAX_MASTERIES}")
         if not 1 <= tn <= MASTERY_STEP:
             raise ValueError(
                 f"cannot read rating {text!r}: the target number before W is 1 to {MASTERY_STEP}, got {tn}"

@@ -32,7 +32,8 @@ def view(state: ExtendedState, viewer: Viewer) -> x.ExtendedView:
             actor_level=exchange.actor_level,
             defender_level=exchange.defender_level,
             hero_points_spent=list(exchange.spent),
-            hero_points_pending=list(exchange.eligible),
+            # Who may still spend tells who holds hero points: only the GM and each contestant's controller.
+            hero_points_pending=[c for c in exchange.eligible if viewer.omniscient or viewer.controls(c)],
         ),
         last=state.last,
         outcome=state.outcome,

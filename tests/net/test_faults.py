@@ -1,0 +1,334 @@
+"""Faults found by probing ``agon serve`` from outside, each reproduced through real loopback sockets."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from typing import Any
+
+import msgspec
+import pytest
+from websockets.asyncio.client import connect
+
+from clients.python.client import AgonClient, Refusal
+from protocol import extended as x
+from protocol.codec import decode_untrusted, to_builtins
+from protocol.errors import Refused
+from protocol.messages import ClientMessage, Follow
+from server.net.app import AgonServer
+from server.net.http import host_allowed, origin_allowed
+from server.net.settings import Settings
+from server.service import ContestService
+from server.store.memory import MemoryStore
+from server.store.port import Record
+from tests.engine.table import GM
+from tests.net.conftest import Start
+from tests.net.duel import duel
+from tests.net.test_server import get, open_duel
+
+
+def gm_adjust(delta: int, reason: str) -> x.Adjust:
+    return x.Adjust(contestant="orc", delta=delta, reason=reason)
+
+
+async def test_a_store_that_comes_back_behind_resyncs_the_viewers_and_is_reported(start: Start) -> None:
+    store = MemoryStore()
+    server = await start(store)
+    gm, created = await open_duel(server)
+    contest = created.contest
+    ann = await AgonClient.connect(server.ws_url, follow=[Follow(contest, created.invitations.seats["ann"])])
+    for i in range(3):
+        head = (await gm.command(contest, gm_adjust(-1, f"wound {i}"))).version
+    await ann.wait_version(contest, head)
+    welcomes = len(ann.mirrors[contest].welcomes)
+
+    events = store._events[contest]  # the store comes back without the last acknowledged event
+    del store._ids[contest][events[-1].event_id]
+    del events[-1]
+    elsewhere = ContestService(store)  # another process writes a new history from there
+    for i in range(2):
+        await elsewhere.execute(contest, GM, f"elsewhere-{i}", gm_adjust(-2, f"elsewhere {i}"))
+
+    mirror = await ann.wait_version(contest, head + 1)
+    assert len(mirror.welcomes) > welcomes and mirror.welcomes[-1].view is not None
+    fresh = await AgonClient.connect(server.ws_url, follow=[Follow(contest, created.invitations.seats["ann"])])
+    assert fresh.mirrors[contest].doc == mirror.doc
+    status, body = await asyncio.to_thread(get, f"{server.url}healthz")
+    assert status == 200 and body["status"] == "lost_events" and body["lost_events"] == {contest: 1}
+    assert "agon_store_lost_events_total 1" in server.context.metrics.render()
+    # And commands through this process go on, chained to what the store holds.
+    after = await gm.command(contest, gm_adjust(-1, "after"))
+    assert after.version == head + 2
+    for client in (gm, ann, fresh):
+        await client.close()
+
+
+ORIGINS = [
+    # origin, Host header, allowed
+    ("http://127.0.0.1:8765", "127.0.0.1:8765", True),
+    ("http://localhost:8765", "localhost:8765", True),
+    ("http://127.0.0.1:9999", "127.0.0.1:8765", False),  # a page on another local port
+    ("http://127.0.0.1", "127.0.0.1:8765", False),
+    ("ftp://127.0.0.1:8765", "127.0.0.1:8765", False),
+    ("null", "127.0.0.1:8765", False),
+    ("https://table.example", "table.example", True),  # behind a TLS proxy: default ports agree
+    ("https://table.example:8443", "table.example", False),
+]
+
+
+@pytest.mark.parametrize(("origin", "host", "allowed"), ORIGINS)
+def test_the_origin_is_compared_in_full_with_the_servers_own(origin: str, host: str, allowed: bool) -> None:
+    assert origin_allowed(origin, host, None) is allowed
+
+
+def test_the_host_header_must_name_the_server() -> None:
+    loopback = Settings(host="127.0.0.1", port=8765)
+    assert host_allowed("127.0.0.1:8765", loopback)
+    assert host_allowed("localhost:8765", loopback)
+    assert host_allowed("[::1]:8765", loopback)
+    assert not host_allowed("evil.example:8765", loopback)  # a DNS-rebinding page's host name
+    assert not host_allowed(None, loopback)
+    named = Settings(host="0.0.0.0", port=8765, hosts=("table.example",))
+    assert host_allowed("table.example", named) and host_allowed("TABLE.example:8765", named)
+    assert not host_allowed("evil.example", named)
+
+
+async def handshake_status(port: int, host: str, origin: str | None = None) -> int:
+    """The status of a raw WebSocket opening handshake sent with these headers."""
+    reader, writer = await asyncio.open_connection("127.0.0.1", port)
+    lines = [
+        "GET /ws HTTP/1.1",
+        f"Host: {host}",
+        "Upgrade: websocket",
+        "Connection: Upgrade",
+        "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==",
+        "Sec-WebSocket-Version: 13",
+        *([f"Origin: {origin}"] if origin else []),
+    ]
+    writer.write(("\r\n".join(lines) + "\r\n\r\n").encode())
+    status = await reader.readline()
+    writer.close()
+    return int(status.split()[1])
+
+
+async def test_a_dns_rebinding_page_and_another_local_port_are_refused(start: Start) -> None:
+    server = await start()
+    port = server.port
+    assert await handshake_status(port, f"127.0.0.1:{port}", f"http://127.0.0.1:{port + 1}") == 403
+    assert await handshake_status(port, f"evil.example:{port}", f"http://evil.example:{port}") == 403
+    assert await handshake_status(port, f"evil.example:{port}") == 403
+    assert await handshake_status(port, f"localhost:{port}", f"http://localhost:{port}") == 101
+    async with connect(server.ws_url, origin=f"http://127.0.0.1:{port}"):  # type: ignore[arg-type]
+        pass
+
+
+async def adjust_many(server: AgonServer, contest: str, count: int, tag: str) -> int:
+    """GM adjustments straight through the server's service (as if other clients sent them)."""
+    service = server.context.service
+    version = 0
+    for i in range(count):
+        version = (
+            await service.execute(contest, GM, f"{tag}-{i}", gm_adjust(1 if i % 2 else -1, f"{tag} {i}"))
+        ).version
+    return version
+
+
+async def test_resuming_far_back_gets_one_patch_and_a_summary_not_one_frame_per_event(start: Start) -> None:
+    server = await start()
+    gm, created = await open_duel(server)
+    contest, ann_token = created.contest, created.invitations.seats["ann"]
+    ann = await AgonClient.connect(server.ws_url, follow=[Follow(contest, ann_token)])
+    seen = ann.mirrors[contest].version
+    await ann.close()
+    head = await adjust_many(server, contest, 700, "far")  # more events than a send queue holds
+    ann = await AgonClient.connect(server.ws_url, follow=[Follow(contest, ann_token, after=seen)], record_frames=True)
+    mirror = await ann.wait_version(contest, head)
+    assert ann.close_code is None
+    assert mirror.in_sync
+    notices = [frame for frame in ann.frames if '"type":"notice"' in frame]
+    assert len(notices) == 1 and "700 events" in notices[0]
+    await ann.ping()  # still connected
+    for client in (gm, ann):
+        await client.close()
+    assert len([f for f in ann.frames if '"type":"patch"' in f]) <= 1
+
+
+async def test_resume_is_bounded_by_distance_not_by_version(start: Start) -> None:
+    store = MemoryStore()
+    first = await start(store, refold_limit=40, resume_ring=8)
+    gm, created = await open_duel(first)
+    contest, ann_token = created.contest, created.invitations.seats["ann"]
+    head = await adjust_many(first, contest, 60, "long")  # the contest passes the refold limit
+    await first.context.service.drain()  # its snapshot (every 50 versions) is stored
+    other = await start(store, refold_limit=40, resume_ring=8)  # a fresh feed: nothing in its ring
+    ann = await AgonClient.connect(
+        other.ws_url, follow=[Follow(contest, ann_token, after=head - 1)], record_frames=True
+    )
+    welcome = json.loads(next(frame for frame in ann.frames if '"type":"welcome"' in frame))
+    assert welcome["view"] is None and welcome["version"] == head - 1  # a patch follows, not a fresh view
+    await ann.close()
+    # Beyond the distance, a fresh view.
+    ann = await AgonClient.connect(other.ws_url, follow=[Follow(contest, ann_token, after=head - 50)])
+    assert ann.mirrors[contest].welcomes[-1].view is not None
+    for client in (gm, ann):
+        await client.close()
+
+
+async def test_a_resume_refolds_from_a_snapshot_not_from_version_one(start: Start) -> None:
+    store = CountingStore()
+    first = await start(store, refold_limit=1000, resume_ring=4)
+    first.context.service.snapshot_every = 50
+    gm, created = await open_duel(first)
+    contest, ann_token = created.contest, created.invitations.seats["ann"]
+    head = await adjust_many(first, contest, 120, "snap")
+    await first.context.service.drain()
+    other = await start(store, refold_limit=1000, resume_ring=4)
+    other.context.service.snapshot_every = 50
+    store.read_records = 0
+    ann = await AgonClient.connect(
+        other.ws_url, follow=[Follow(contest, ann_token, after=head - 10)], record_frames=True
+    )
+    welcome = json.loads(next(frame for frame in ann.frames if '"type":"welcome"' in frame))
+    assert welcome["view"] is None and welcome["version"] == head - 10
+    assert store.read_records < 60  # the snapshot at 100 plus its tail, never the 122 events from version 1
+    for client in (gm, ann):
+        await client.close()
+
+
+async def test_a_hello_listing_one_contest_many_times_costs_one_follow(start: Start) -> None:
+    store = CountingStore()
+    server = await start(store, resume_ring=2)
+    gm, created = await open_duel(server)
+    contest, ann_token = created.contest, created.invitations.seats["ann"]
+    head = await adjust_many(server, contest, 30, "dup")
+    store.read_records = 0
+    follows = [{"contest": contest, "token": ann_token, "after": head - 20}] * 64
+    async with connect(server.ws_url) as ws:
+        await ws.send(json.dumps({"type": "hello", "follow": follows}))
+        await ws.send(json.dumps({"type": "ping", "nonce": 7}))
+        kinds: list[str] = []
+        while not kinds or kinds[-1] != "pong":
+            kinds.append(json.loads(await ws.recv())["type"])
+    assert kinds.count("welcome") == 1 and "error" not in kinds
+    assert store.read_records <= 40
+    await gm.close()
+
+
+class CountingStore(MemoryStore):
+    """Counts the records read (a resume's refold shows up here)."""
+
+    read_records = 0
+    secrets_read = 0
+
+    async def load_secret(self, contest: str, name: str) -> bytes | None:
+        self.secrets_read += 1
+        return await super().load_secret(contest, name)
+
+    async def read(self, contest: str, after: int = 0, limit: int | None = None) -> list[Record]:
+        records = await super().read(contest, after, limit)
+        self.read_records += len(records)
+        return records
+
+
+async def test_creating_is_rate_limited_per_connection_and_per_address(start: Start) -> None:
+    server = await start(create_burst=3, create_rate=0.01, create_burst_address=5)
+    first = await AgonClient.connect(server.ws_url)
+    for _ in range(3):
+        await first.create(duel())
+    with pytest.raises(Refusal) as refused:
+        await first.create(duel())
+    assert refused.value.code == "rate/limited"
+    await first.ping()  # the connection stays open
+    second = await AgonClient.connect(server.ws_url)  # the same address: two more, then limited
+    for _ in range(2):
+        await second.create(duel())
+    with pytest.raises(Refusal) as refused:
+        await second.create(duel())
+    assert refused.value.code == "rate/limited"
+    assert len(await server.store.contests()) == 5
+    for client in (first, second):
+        await client.close()
+
+
+def test_the_service_caches_a_bounded_number_of_contests() -> None:
+    async def run() -> None:
+        store = MemoryStore()
+        service = ContestService(store, cache_size=5)
+        for i in range(40):
+            await service.create(GM, msgspec.structs.replace(duel(), contest=f"c{i}"))
+            await service.execute(f"c{i}", GM, "a", gm_adjust(-1, "x"))
+        assert service.cached <= 5
+        _, state = await service.load("c0")  # evicted, loaded again from the store
+        assert state.version == 3 and state.rules.fighters["orc"].ap == 11
+        assert service.cached <= 5
+
+    asyncio.run(run())
+
+
+HUGE_CREATES = [
+    ("title", {"title": "t" * 10_000}),
+    ("seats", {"seats": [{"id": f"s{i}", "role": "player"} for i in range(1000)]}),
+    ("contest", {"contest": "duel\u0430"}),  # a Cyrillic a: look-alike ids are refused
+    ("contest", {"contest": "x" * 65}),
+]
+
+
+@pytest.mark.parametrize(("field", "change"), HUGE_CREATES)
+def test_setup_sizes_and_contest_ids_are_bounded(field: str, change: dict[str, object]) -> None:
+    frame = {"type": "create", "id": "c", "contest": {**to_builtins(duel()), **change}}
+    with pytest.raises(Refused) as refused:
+        decode_untrusted(json.dumps(frame), ClientMessage)  # type: ignore[arg-type]
+    assert refused.value.code == "protocol/bad_field" and field in refused.value.message
+
+
+async def test_a_connection_whose_token_expires_stops_receiving_patches(start: Start) -> None:
+    server = await start(token_ttl=2)
+    gm, created = await open_duel(server)
+    contest = created.contest
+    ann = await AgonClient.connect(server.ws_url, follow=[Follow(contest, created.invitations.seats["ann"])])
+    seen = ann.mirrors[contest].version
+    error = await ann.next_error(timeout=5)
+    assert error.code == "auth/expired_token" and error.contest == contest
+    later = await adjust_many(server, contest, 2, "after-expiry")
+    await gm.close()
+    await asyncio.sleep(0.2)
+    assert ann.mirrors[contest].version == seen < later
+    await ann.ping()  # the connection itself stays open
+    await ann.close()
+
+
+async def test_listing_an_owners_contests_reads_only_that_owners_contests(start: Start) -> None:
+    store = CountingStore()
+    server = await start(store, create_burst=100, create_burst_address=100)
+    others = await AgonClient.connect(server.ws_url)
+    for _ in range(20):
+        await others.create(duel())
+    mine = await AgonClient.connect(server.ws_url)
+    await mine.create(duel(title="first"))
+    await mine.create(duel(title="second"))  # the same connection: the same owner
+    store.secrets_read = store.read_records = 0
+    listed = await mine.contests()
+    assert sorted(c.title for c in listed) == ["first", "second"]
+    assert store.secrets_read <= 2 and store.read_records <= 2
+    for client in (others, mine):
+        await client.close()
+
+
+async def test_one_hello_refolds_at_most_refold_limit_events_in_all(start: Start) -> None:
+    server = await start(refold_limit=40, resume_ring=2, create_burst=100)
+    gm = await AgonClient.connect(server.ws_url)
+    follows = []
+    for _ in range(5):
+        created = await gm.create(duel())
+        head = await adjust_many(server, created.contest, 30, "long")
+        follows.append({"contest": created.contest, "token": created.invitations.seats["ann"], "after": head - 5})
+    other = await start(store=server.store, refold_limit=40, resume_ring=2)  # fresh feeds: nothing in memory
+    welcomes: list[dict[str, Any]] = []
+    async with connect(other.ws_url) as ws:
+        await ws.send(json.dumps({"type": "hello", "follow": follows}))
+        while len(welcomes) < 5:
+            message = json.loads(await ws.recv())
+            welcomes += [message] if message["type"] == "welcome" else []
+    resumed = [w for w in welcomes if w["view"] is None]
+    assert len(resumed) == 1  # 27 events refolded from version 0; 27 more would pass the budget of 40: fresh views
+    await gm.close()

@@ -1,0 +1,499 @@
+"""Proving runs: real ``agon serve`` processes killed with SIGKILL, ``redis-server`` killed under load,
+and a fuzzer over the frame decoder and command handling. The suite runs short versions
+(``tests/e2e/test_torture.py``); the long ones run from the command line and print a table::
+
+    .venv/bin/python -m tests.torture [--kills 30] [--redis-kills 10] [--fuzz 1000000] [--seconds 0.6]
+
+Every run checks, from the store itself after the last restart: versions 1..N with no gap, the hash
+chain and a clean re-fold (``agon verify``'s audit), every acknowledged command's batch present exactly
+once at the version it was acknowledged with, every client's view equal to a fresh client's view of the
+same version, and no sealed payload in any frame sent to a spectator or to the other player ("leaks").
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import json
+import os
+import random
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.error
+import urllib.request
+import uuid
+from collections import Counter
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from websockets.exceptions import ConnectionClosed
+
+from clients.python.client import AgonClient, Disconnected, Refusal
+from protocol import extended as x
+from protocol.codec import decode, decode_untrusted, encode
+from protocol.errors import Refused
+from protocol.events import Declare, Envelope
+from protocol.messages import ClientMessage, Create, Execute, Follow
+from server.engine.audit import audit
+from server.service import ContestService
+from server.store import MemoryStore, open_store
+from tests.e2e.conftest import free_port
+from tests.engine.table import GM
+from tests.net.duel import duel
+
+AGON = str(Path(sys.executable).with_name("agon"))
+SECRET = "torture-secret-0123456789abcdef0123"
+RETRYABLE = {"store/unavailable", "store/conflict", "server/shutting_down", "server/internal"}
+SEALED = "sealed-"
+"""Every sealed intent's action starts with this: no frame to a spectator or to Bob may contain it."""
+
+
+@dataclass
+class Tally:
+    """What a run did and found; the table the long run prints."""
+
+    kills: int = 0
+    redis_kills: int = 0
+    commands_verified: int = 0
+    fuzz_inputs: int = 0
+    property_cases: int = 0
+    slowest_frame: float = 0.0
+    leaks: int = 0
+    lost_acknowledged: dict[str, int] = field(default_factory=dict)  # by run (Redis everysec)
+    unavailable_refusals: int = 0
+    health_503_seen: bool = False
+    failures: list[str] = field(default_factory=list)
+
+    def table(self) -> str:
+        lost = ", ".join(f"{name}: {count}" for name, count in self.lost_acknowledged.items()) or "0"
+        rows = [
+            ("kills survived (agon serve, SIGKILL)", str(self.kills)),
+            ("redis-server kills survived", str(self.redis_kills)),
+            ("commands verified", str(self.commands_verified)),
+            ("fuzz inputs tried", str(self.fuzz_inputs)),
+            ("property cases run", str(self.property_cases)),
+            ("slowest frame (CPU time)", f"{self.slowest_frame * 1000:.1f} ms"),
+            ("store/unavailable refusals during Redis outages", str(self.unavailable_refusals)),
+            ("/healthz 503 seen during an outage", "yes" if self.health_503_seen else "no"),
+            ("acknowledged commands lost", lost),
+            ("leaks found", str(self.leaks)),
+            ("failures", str(len(self.failures))),
+        ]
+        width = max(len(name) for name, _ in rows)
+        lines = [f"| {'run':<{width}} | result |", f"|{'-' * (width + 2)}|--------|"]
+        lines += [f"| {name:<{width}} | {value} |" for name, value in rows]
+        return "\n".join([*lines, *(f"FAILURE: {failure}" for failure in self.failures)])
+
+
+# --- processes ------------------------------------------------------------------------------------
+
+
+def health(port: int) -> int:
+    try:
+        with urllib.request.urlopen(f"http://127.0.0.1:{port}/healthz", timeout=2) as response:
+            return int(response.status)
+    except urllib.error.HTTPError as error:
+        return int(error.code)
+    except OSError:
+        return 0
+
+
+class Serve:
+    """``agon serve`` on a fixed port, restarted on the same port after each kill."""
+
+    def __init__(self, store: str, workdir: Path, env: Mapping[str, str] | None = None) -> None:
+        self.store, self.workdir, self.port = store, workdir, free_port()
+        self.env = {k: v for k, v in os.environ.items() if not k.startswith("AGON_")}
+        self.env.update({"AGON_SECRET": SECRET, "AGON_RATE": "100000", "AGON_BURST": "100000", **(env or {})})
+        self.process: subprocess.Popen[bytes] | None = None
+
+    @property
+    def url(self) -> str:
+        return f"ws://127.0.0.1:{self.port}/ws"
+
+    def start(self, timeout: float = 30.0) -> None:
+        command = [AGON, "serve", "--host", "127.0.0.1", "--port", str(self.port), "--store", self.store]
+        with (self.workdir / f"agon-{self.port}.log").open("ab") as log:
+            self.process = subprocess.Popen(command, cwd=self.workdir, env=self.env, stdout=log, stderr=log)
+        deadline = time.monotonic() + timeout
+        while health(self.port) != 200:
+            if self.process.poll() is not None or time.monotonic() > deadline:
+                raise RuntimeError(f"agon serve on {self.port} did not start (see {self.workdir})")
+            time.sleep(0.05)
+
+    def kill(self) -> None:
+        if self.process is not None and self.process.poll() is None:
+            self.process.send_signal(signal.SIGKILL)
+            self.process.wait(timeout=10)
+
+
+class RedisProcess:
+    """A redis-server with an append-only file in its own directory; SIGKILLed and restarted in place."""
+
+    def __init__(self, workdir: Path, fsync: str) -> None:
+        binary = shutil.which("redis-server")
+        if binary is None:
+            raise RuntimeError("redis-server is not on PATH")
+        self.binary, self.workdir, self.fsync, self.port = binary, workdir, fsync, free_port()
+        self.process: subprocess.Popen[bytes] | None = None
+
+    @property
+    def url(self) -> str:
+        return f"redis://127.0.0.1:{self.port}/0"
+
+    def start(self) -> None:
+        options = ["--port", str(self.port), "--bind", "127.0.0.1", "--dir", str(self.workdir), "--save", ""]
+        options += ["--appendonly", "yes", "--appendfsync", self.fsync, "--logfile", str(self.workdir / "redis.log")]
+        self.process = subprocess.Popen([self.binary, *options], stdout=subprocess.DEVNULL, stderr=subprocess.STDOUT)
+        deadline = time.monotonic() + 15
+        while True:
+            try:
+                with socket.create_connection(("127.0.0.1", self.port), timeout=0.5) as sock:
+                    sock.sendall(b"PING\r\n")
+                    if sock.recv(64).startswith(b"+PONG"):
+                        return
+            except OSError:
+                pass
+            if time.monotonic() > deadline:
+                raise RuntimeError("redis-server did not start")
+            time.sleep(0.05)
+
+    def kill(self) -> None:
+        if self.process is not None and self.process.poll() is None:
+            self.process.send_signal(signal.SIGKILL)
+            self.process.wait(timeout=10)
+
+
+# --- scripted clients -----------------------------------------------------------------------------
+
+
+async def reconnect(client: AgonClient, stop: asyncio.Event) -> None:
+    while not stop.is_set():
+        try:
+            await client.reconnect(timeout=5)
+            return
+        except Exception:
+            await asyncio.sleep(0.1)
+
+
+async def acting(
+    client: AgonClient, contest: str, make: Any, acked: dict[str, int], stop: asyncio.Event, tally: Tally
+) -> None:
+    """Send commands one after another; a lost connection or a retryable refusal resends the same id."""
+    n = 0
+    while not stop.is_set():
+        command_id = f"{contest}:{make.__name__}:{n}"
+        while True:
+            try:
+                ack = await client.command(contest, make(n), id=command_id, timeout=10)
+                acked[command_id] = ack.version
+                break
+            except Refusal as refused:
+                if refused.code not in RETRYABLE:
+                    raise
+                tally.unavailable_refusals += refused.code == "store/unavailable"
+                await asyncio.sleep(0.05)
+            except (Disconnected, ConnectionClosed, OSError, TimeoutError):
+                await reconnect(client, stop)
+            if stop.is_set():
+                return
+        n += 1
+
+
+async def watching(client: AgonClient, stop: asyncio.Event) -> None:
+    while not stop.is_set():
+        with contextlib.suppress(Exception):
+            await client.wait_closed(timeout=0.5)
+        if client.close_code is not None or client._ws is None:
+            await reconnect(client, stop)
+
+
+def adjust(n: int) -> x.Adjust:
+    return x.Adjust(contestant="orc", delta=-1 if n % 2 == 0 else 1, reason=f"wound {n}")
+
+
+def declare(n: int) -> Declare:
+    # Never revealed: Bob never declares for the orc, so every payload stays sealed for good.
+    return Declare(participant="aria", payload=x.Intent(action=f"{SEALED}{n}-{uuid.uuid4().hex[:6]}", bid=2))
+
+
+@dataclass
+class Table:
+    contest: str
+    gm: AgonClient
+    ann: AgonClient
+    bob: AgonClient
+    spectator: AgonClient
+    acked: dict[str, int] = field(default_factory=dict)
+
+    @property
+    def clients(self) -> list[AgonClient]:
+        return [self.gm, self.ann, self.bob, self.spectator]
+
+
+async def open_table(url: str) -> Table:
+    gm = await AgonClient.connect(url)
+    created = await gm.create(duel(contest=f"t-{uuid.uuid4().hex[:10]}"))
+    contest, seats = created.contest, created.invitations.seats
+    await gm.follow(contest, created.invitations.gm)
+    ann = await AgonClient.connect(url, follow=[Follow(contest, seats["ann"])])
+    bob = await AgonClient.connect(url, follow=[Follow(contest, seats["bob"])], record_frames=True)
+    spectator = await AgonClient.connect(
+        url, follow=[Follow(contest, created.invitations.spectator)], record_frames=True
+    )
+    return Table(contest, gm, ann, bob, spectator)
+
+
+async def check_tables(tables: list[Table], store_spec: str, url: str, tally: Tally, name: str) -> None:
+    """After the last restart: the store holds every acknowledged command once, in a clean chain, and every
+    client's view is the fresh view of the same version."""
+    store = open_store(store_spec)
+    try:
+        for table in tables:
+            envelopes = [decode(r.data, Envelope) for r in await store.read(table.contest)]
+            if [e.version for e in envelopes] != list(range(1, len(envelopes) + 1)):
+                tally.failures.append(f"{name} {table.contest}: versions have a gap")
+            finding = audit(envelopes).finding
+            if finding is not None:
+                tally.failures.append(f"{name} {table.contest}: {finding}")
+            batches = Counter(e.command_id for e in envelopes if e.batch_end)
+            ends = {e.command_id: e.version for e in envelopes if e.batch_end}
+            lost = 0
+            for command_id, version in table.acked.items():
+                if batches[command_id] == 0:
+                    lost += 1
+                elif batches[command_id] != 1 or ends[command_id] != version:
+                    tally.failures.append(f"{name} {command_id}: stored {batches[command_id]} times")
+            if lost:
+                tally.lost_acknowledged[name] = tally.lost_acknowledged.get(name, 0) + lost
+            tally.commands_verified += len(table.acked) - lost
+            head = len(envelopes)
+            for client in table.clients:
+                mirror = await client.wait_version(table.contest, head, timeout=30)
+                fresh = await AgonClient.connect(url, follow=[Follow(table.contest, mirror.token)])
+                fresh_mirror = await fresh.wait_version(table.contest, head, timeout=30)
+                if mirror.doc != fresh_mirror.doc:
+                    tally.failures.append(f"{name} {table.contest}: a resumed view differs from a fresh one")
+                await fresh.close()
+            tally.leaks += sum(SEALED in frame for c in (table.bob, table.spectator) for frame in c.frames)
+    finally:
+        await store.close()
+
+
+async def run_tables(
+    serve: Serve, store_spec: str, tally: Tally, name: str, kills: int, pause: float, kill_redis: RedisProcess | None
+) -> None:
+    """Two tables play while ``kills`` processes are SIGKILLed (agon serve, or redis-server)."""
+    tables = [await open_table(serve.url) for _ in range(2)]
+    stop = asyncio.Event()
+    workers = [asyncio.create_task(acting(t.gm, t.contest, adjust, t.acked, stop, tally)) for t in tables] + [
+        asyncio.create_task(acting(t.ann, t.contest, declare, t.acked, stop, tally)) for t in tables
+    ]
+    workers += [asyncio.create_task(watching(c, stop)) for t in tables for c in (t.bob, t.spectator)]
+    try:
+        for _ in range(kills):
+            await asyncio.sleep(random.uniform(pause / 2, pause * 1.5))
+            if kill_redis is None:
+                serve.kill()
+                await asyncio.to_thread(serve.start)
+                tally.kills += 1
+            else:
+                kill_redis.kill()
+                await asyncio.sleep(0.3)
+                tally.health_503_seen |= await asyncio.to_thread(health, serve.port) == 503
+                await asyncio.sleep(0.3)
+                await asyncio.to_thread(kill_redis.start)
+                tally.redis_kills += 1
+        await asyncio.sleep(pause)
+    finally:
+        stop.set()
+        await asyncio.gather(*workers, return_exceptions=True)
+    for failure in (w.exception() for w in workers if not w.cancelled() and w.exception() is not None):
+        tally.failures.append(f"{name}: a client failed: {failure!r}")
+    for table in tables:
+        for client in table.clients:
+            if client.close_code is not None or client._ws is None:
+                await reconnect(client, asyncio.Event())
+    await check_tables(tables, store_spec, serve.url, tally, name)
+    for table in tables:
+        for client in table.clients:
+            await client.close()
+
+
+async def crash_loop(store: str, kills: int, tally: Tally, workdir: Path, pause: float = 0.6) -> None:
+    """SIGKILL ``agon serve`` at random moments while two tables play; then check everything."""
+    redis: RedisProcess | None = None
+    if store == "redis":
+        redis = RedisProcess(workdir, "always")
+        redis.start()
+        spec = redis.url
+    else:
+        spec = f"sqlite:{workdir / 'agon.sqlite3'}"
+    serve = Serve(spec, workdir)
+    serve.start()
+    try:
+        await run_tables(serve, spec, tally, f"crash-{store}", kills, pause, None)
+    finally:
+        serve.kill()
+        if redis is not None:
+            redis.kill()
+
+
+async def redis_faults(fsync: str, kills: int, tally: Tally, workdir: Path, pause: float = 0.6) -> None:
+    """SIGKILL ``redis-server`` under load and restart it from its append-only file."""
+    redis = RedisProcess(workdir, fsync)
+    redis.start()
+    serve = Serve(redis.url, workdir)
+    serve.start()
+    try:
+        await run_tables(serve, redis.url, tally, f"redis-{fsync}", kills, pause, redis)
+    finally:
+        serve.kill()
+        redis.kill()
+
+
+# --- fuzzing --------------------------------------------------------------------------------------
+
+EXTREMES: list[Any] = [0, -1, 1, 2**31, -(2**63), 2**64, 10**30, 1e308, -0.0, "", "x" * 300, None, True, [], {}]
+
+
+def seed_frames(contest: str) -> list[dict[str, Any]]:
+    """Valid frames of every kind, mutated by the fuzzer."""
+    commands = [
+        declare(1),
+        adjust(1),
+        x.Roll(faces=[3, 10]),
+        x.SetOrder(order=["orc", "aria"]),
+        x.ProposeBid(contestant="aria", bid=4),
+        x.PartingShot(contestant="aria", rating="5W2"),
+    ]
+    frames: list[dict[str, Any]] = [json.loads(encode(Execute(id="c", contest=contest, command=c))) for c in commands]
+    frames.append(json.loads(encode(Create(id="n", contest=duel()))))
+    frames.append({"type": "hello", "follow": [{"contest": contest, "token": "agon1.x.y", "after": 3}]})
+    return frames
+
+
+def mutate(value: Any, rng: random.Random) -> Any:
+    if isinstance(value, dict) and value and rng.random() < 0.7:
+        key = rng.choice(list(value))
+        copy = dict(value)
+        if rng.random() < 0.1:
+            del copy[key]
+        else:
+            copy[key] = mutate(value[key], rng)
+        return copy
+    if isinstance(value, list) and value and rng.random() < 0.7:
+        copy = list(value)
+        index = rng.randrange(len(copy))
+        copy[index] = mutate(copy[index], rng)
+        if rng.random() < 0.1:
+            copy *= rng.randint(2, 40)
+        return copy
+    if isinstance(value, str) and value and rng.random() < 0.5:
+        return value[: rng.randrange(len(value))] + rng.choice(["W", "M", "9" * 12, "\u0430", "\x00", "-", "20W"])
+    return rng.choice(EXTREMES)
+
+
+def frame_bytes(frame: Any, rng: random.Random) -> bytes:
+    data = json.dumps(frame).encode()
+    roll = rng.random()
+    if roll < 0.05 and data:
+        cut = rng.randrange(len(data))
+        return data[:cut]  # a frame cut short
+    if roll < 0.1 and data:
+        at = rng.randrange(len(data))
+        return data[:at] + bytes([rng.randrange(256)]) + data[at + 1 :]
+    return data
+
+
+async def fuzz(count: int, tally: Tally, seed: int = 0, per_contest: int = 2000) -> None:
+    """``count`` mutated frames through the decoder; every command that decodes runs against a live contest
+    (as its GM), a fresh one every ``per_contest`` frames. Anything but a clean refusal or success, or a
+    refusal that changes the log, is a failure."""
+    rng = random.Random(seed)
+    contest = "fuzzed"
+    seeds = seed_frames(contest)
+    for first in range(0, count, per_contest):
+        store = MemoryStore()
+        service = ContestService(store)
+        await service.create(GM, duel(contest=contest))
+        for i in range(first, min(count, first + per_contest)):
+            await fuzz_one(frame_bytes(mutate(rng.choice(seeds), rng), rng), f"f{i}", service, contest, tally)
+        await service.drain()
+        await store.close()
+
+
+async def fuzz_one(data: bytes, command_id: str, service: ContestService, contest: str, tally: Tally) -> None:
+    """One frame; its cost is the CPU time it takes (wall time would count the other processes of a
+    loaded machine)."""
+    started = time.process_time()
+    try:
+        message = decode_untrusted(data, ClientMessage)  # type: ignore[arg-type]
+        if isinstance(message, Execute):
+            head = await service.store.head(contest)
+            try:
+                await service.execute(contest, GM, command_id, message.command)
+            except Refused:
+                if await service.store.head(contest) != head:
+                    tally.failures.append(f"fuzz: a refused command changed the log: {data[:200]!r}")
+        elif isinstance(message, Create):
+            with contextlib.suppress(Refused):
+                await service.create(GM, message.contest, command_id)
+    except Refused:
+        pass
+    except Exception as error:
+        tally.failures.append(f"fuzz: {type(error).__name__} on {data[:200]!r}: {error}")
+    tally.slowest_frame = max(tally.slowest_frame, time.process_time() - started)
+    tally.fuzz_inputs += 1
+
+
+# --- the long run ---------------------------------------------------------------------------------
+
+
+async def long_run(args: argparse.Namespace) -> Tally:
+    tally = Tally()
+    with tempfile.TemporaryDirectory(prefix="agon-torture-") as tmp:
+        root = Path(tmp)
+        for store in ("sqlite", "redis"):
+            (root / f"crash-{store}").mkdir()
+            await crash_loop(store, args.kills, tally, root / f"crash-{store}", args.seconds)
+        for fsync in ("always", "everysec"):
+            (root / f"redis-{fsync}").mkdir()
+            await redis_faults(fsync, args.redis_kills, tally, root / f"redis-{fsync}", args.seconds)
+            print(f"after the {fsync} Redis run:\n{tally.table()}", file=sys.stderr, flush=True)
+    await fuzz(args.fuzz, tally)
+    print(f"after fuzzing:\n{tally.table()}", file=sys.stderr, flush=True)
+    return tally
+
+
+def run_properties(examples: int) -> int:
+    """The suite's Hypothesis fuzz properties with ``examples`` examples each; the cases run."""
+    from tests.protocol.test_fuzz import PROPERTIES
+
+    return sum(check(examples) for check in PROPERTIES)
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(prog="python -m tests.torture", description=__doc__.split("\n\n")[0])
+    parser.add_argument("--kills", type=int, default=30, help="SIGKILLs of agon serve per store (sqlite, redis)")
+    parser.add_argument("--redis-kills", type=int, default=10, help="SIGKILLs of redis-server per appendfsync")
+    parser.add_argument("--fuzz", type=int, default=1_000_000, help="mutated frames through the decoder")
+    parser.add_argument("--examples", type=int, default=20_000, help="Hypothesis examples per fuzz property")
+    parser.add_argument("--seconds", type=float, default=0.6, help="mean play time between two kills")
+    args = parser.parse_args()
+    tally = asyncio.run(long_run(args))
+    tally.property_cases += run_properties(args.examples)  # Hypothesis runs its own event loop
+    print(tally.table())
+    return 1 if tally.failures or tally.leaks else 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
