@@ -1,11 +1,13 @@
-"""Several `agon serve` processes on one Redis share contests: one order, no fork, same views; a process
-that loses Redis says so on /healthz and recovers when Redis is back."""
+"""Several `agon serve` processes on one Redis (or one Redis Cluster) share contests: one order, no fork, same
+views; a process that loses Redis says so on /healthz and recovers when Redis is back."""
 
 from __future__ import annotations
 
 import asyncio
 import time
 import uuid
+
+import pytest
 
 from clients.python.client import AgonClient
 from protocol import extended as x
@@ -19,7 +21,16 @@ from tests.e2e.conftest import ServerFactory, ServerProcess
 from tests.net.duel import ARIA_WINS, ap, duel
 
 
-async def test_clients_on_two_processes_see_one_contest(agon_server: ServerFactory, redis_url: str) -> None:
+@pytest.fixture(params=["redis", "redis-cluster"])
+def shared_url(request: pytest.FixtureRequest) -> str:
+    """The store several processes share: one Redis server, or a 3-master Redis Cluster."""
+    if request.param == "redis-cluster":
+        return str(request.getfixturevalue("redis_cluster").url)
+    return str(request.getfixturevalue("redis_url"))
+
+
+async def test_clients_on_two_processes_see_one_contest(agon_server: ServerFactory, shared_url: str) -> None:
+    redis_url = shared_url
     first, second = agon_server(store=redis_url), agon_server(store=redis_url)
     gm = await AgonClient.connect(first.ws_url)
     created = await gm.create(duel(contest=f"two-{uuid.uuid4().hex[:8]}"))

@@ -1,4 +1,5 @@
-"""The EventStore contract, run against every backend: memory, sqlite (a temp file), redis (a real server)."""
+"""The EventStore contract, run against every backend: memory, sqlite (a temp file), redis (a real server) and
+a real 3-master Redis Cluster."""
 
 from __future__ import annotations
 
@@ -12,7 +13,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 import pytest
-from redis.asyncio import Redis
+from redis.asyncio import Redis, RedisCluster
 
 from server.store import (
     BadBatchError,
@@ -29,7 +30,7 @@ from server.store import (
 )
 
 if TYPE_CHECKING:
-    from tests.conftest import RedisServer
+    from tests.conftest import RedisClusterServers, RedisServer
 
 WAIT = 30.0
 """Upper bound on any wait, so a broken store fails the test instead of hanging it."""
@@ -502,6 +503,37 @@ async def test_redis_subscriber_catches_up_after_its_connection_is_killed(redis_
         await reading.close()
         await writing.close()
         await admin.aclose()
+
+
+async def test_cluster_spreads_contests_over_masters_and_notifies_each_from_its_shard(
+    redis_cluster: RedisClusterServers,
+) -> None:
+    # No timer: only a sharded notification from the master owning each contest's slot can wake a reader.
+    contests = [f"spread-{uuid.uuid4().hex}" for _ in range(12)]
+    reading, writing = RedisStore(redis_cluster.url, poll=3600), RedisStore(redis_cluster.url)
+    admin = RedisCluster(host="127.0.0.1", port=redis_cluster.nodes[0].port)
+    try:
+        for contest in contests:
+            # Every key of one contest hashes to one slot, so the append script may touch them together.
+            slots = {await admin.cluster_keyslot(f"agon:{{{contest}}}:{suffix}") for suffix in SUFFIXES}
+            assert len(slots) == 1
+        owners = {admin.get_node_from_key(f"agon:{{{contest}}}:events").port for contest in contests}
+        assert len(owners) > 1, "twelve contests all hashed to one master"
+        readers = [asyncio.create_task(take(reading.subscribe(contest), 2)) for contest in contests]
+        await asyncio.sleep(0.3)
+        written = {contest: run(1, 2) for contest in contests}
+        for contest, records in written.items():
+            await writing.append(contest, records[:1], 0)
+            await writing.append(contest, records[1:], 1)
+        assert [await reader for reader in readers] == list(written.values())
+        assert set(contests) <= set(await writing.contests())
+    finally:
+        await reading.close()
+        await writing.close()
+        await admin.aclose()
+
+
+SUFFIXES = ("events", "ids", "snapshot", "secret:seed", "notify")
 
 
 async def test_redis_classic_pubsub_notifies_too(redis_url: str, contest: str) -> None:
