@@ -55,7 +55,10 @@ def _version(text: str) -> int:
 
 
 def parser() -> argparse.ArgumentParser:
-    store_help = "sqlite:PATH, redis://HOST:PORT/DB or memory: (default: agon.sqlite3 in $AGON_DATA)"
+    store_help = (
+        "sqlite:PATH, redis://HOST:PORT/DB, redis-cluster://HOST:PORT[,HOST:PORT...] or memory: "
+        "(default: agon.sqlite3 in $AGON_DATA)"
+    )
     top = _Parser(prog="agon", description="Agon: event-sourced tabletop-RPG contests")
     commands = top.add_subparsers(dest="command", required=True, parser_class=_Parser)
 

@@ -43,6 +43,7 @@ class RedisServer:
         self.port = _free_port()
         self.process: subprocess.Popen[bytes] | None = None
         self.extra: dict[str, str] = {}
+        self.config_file: Path | None = None  # a redis.conf read first (its persistence then applies)
 
     @property
     def url(self) -> str:
@@ -61,7 +62,10 @@ class RedisServer:
             "--logfile": str(log),
             **self.extra,
         }
-        command = [self.binary, *(part for pair in options.items() for part in pair)]
+        if self.config_file is not None:
+            del options["--save"], options["--appendonly"]
+        first = [str(self.config_file)] if self.config_file is not None else []
+        command = [self.binary, *first, *(part for pair in options.items() for part in pair)]
         self.process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.STDOUT)
         deadline = time.monotonic() + 15
         while not _answers_ping(self.port):

@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import os
 import signal
 import sys
 from types import TracebackType
@@ -23,6 +24,7 @@ from websockets.frames import CloseCode
 from protocol import errors
 from protocol.codec import encode
 from protocol.messages import Error
+from server import logs
 from server.datadir import sqlite_path
 from server.net.auth import Tokens, server_secret
 from server.net.connection import Connection
@@ -35,6 +37,7 @@ from server.net.settings import DEFAULT_HOST, DEFAULT_PORT, Settings
 from server.service import ContestService
 from server.store import DEFAULT_SPEC, open_store
 from server.store.port import EventStore, StoreError
+from server.store.redis import RedisStore
 
 log = logging.getLogger(__name__)
 
@@ -155,6 +158,9 @@ async def serve(settings: Settings, store: EventStore, stop: asyncio.Event, spec
     contests = len(await store.contests())
     held = f"{contests} contest" + ("" if contests == 1 else "s")
     print(f"agon: store {_redacted(spec) or describe(store)} ({held})", flush=True)
+    if isinstance(store, RedisStore):
+        for warning in await store.durability():
+            log.warning("%s", warning)
     async with AgonServer(settings, store) as server:
         print(f"agon: serving on {server.url}  (WebSocket {server.ws_url}, store {describe(store)})", flush=True)
         print(f"agon: open {server.url} in a browser and press New contest", flush=True)
@@ -203,9 +209,8 @@ def run(host: str = DEFAULT_HOST, port: int = DEFAULT_PORT, store: str | None = 
     if path is not None and not path.exists() and not create:
         print(f"agon serve: no store at {path}: pass --create to start a new one there", file=sys.stderr)
         return 1
-    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
-    logging.getLogger("websockets").setLevel(logging.WARNING)
     try:
+        logs.configure(os.environ)
         settings = Settings.from_env(host, port, spec)
         return asyncio.run(_main(settings, spec))
     except (OSError, ValueError) as error:

@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from server import datadir
+from server.net.forwarded import Network, trusted_networks
 
 DEFAULT_HOST = "127.0.0.1"
 DEFAULT_PORT = 8765
@@ -23,6 +24,7 @@ class Settings:
     create_key: str | None = None  # AGON_CREATE_KEY: when set, creating a contest requires it
     origins: tuple[str, ...] | None = None  # AGON_ORIGINS (comma-separated); None: the server's own, or no Origin
     hosts: tuple[str, ...] | None = None  # AGON_HOSTS: names the Host header may carry; None: see host_allowed
+    trusted_proxies: tuple[Network, ...] = ()  # AGON_TRUSTED_PROXIES: whose X-Forwarded-For is believed
     max_frame: int = 64 * 1024  # bytes; a bigger frame closes the connection with 1009
     rate: float = 20.0  # frames per second a connection may send on average...
     burst: float = 60.0  # ...and at once; beyond: rate/limited, then close 1008
@@ -66,6 +68,7 @@ class Settings:
             create_key=env.get("AGON_CREATE_KEY") or None,
             origins=tuple(o.strip() for o in origins.split(",") if o.strip()) if origins else None,
             hosts=tuple(h.strip().lower() for h in hosts.split(",") if h.strip()) if hosts else None,
+            trusted_proxies=trusted_networks(env.get("AGON_TRUSTED_PROXIES")),
             rate=float(env.get("AGON_RATE", cls.rate)),
             burst=float(env.get("AGON_BURST", cls.burst)),
             send_queue=int(env.get("AGON_SEND_QUEUE", cls.send_queue)),

@@ -33,7 +33,7 @@ from redis.asyncio.client import PubSub
 from redis.asyncio.cluster import ClusterNode
 from redis.asyncio.retry import Retry
 from redis.backoff import NoBackoff
-from redis.exceptions import ClusterError, RedisClusterException
+from redis.exceptions import ClusterError, RedisClusterException, ResponseError
 from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import TimeoutError as RedisTimeoutError
 
@@ -388,6 +388,29 @@ class RedisStore:
             members = await self._client.smembers(f"agon:index:{index}")
         return sorted(_bytes(member).decode() for member in members)
 
+    async def durability(self) -> list[str]:
+        """Why acknowledged events could be lost on this Redis (every primary of a cluster): empty when the
+        append-only file is on and fsynced before each answer. A server that refuses CONFIG GET (renamed
+        command, ACL) cannot be checked, which is said rather than assumed either way."""
+        if self._cluster is None:
+            servers: list[tuple[str, Redis]] = [(self._url, self._client)]  # type: ignore[list-item]
+        else:
+            async with self._reachable():
+                primaries = self._cluster.get_primaries()
+            servers = [
+                (f"{node.host}:{node.port}", Redis(host=str(node.host), port=int(node.port), password=self._password))
+                for node in primaries
+            ]
+        warnings: list[str] = []
+        try:
+            for name, server in servers:
+                warnings += await _durability_of(name, server, self._reachable)
+        finally:
+            for _, server in servers:
+                if server is not self._client:
+                    await server.aclose()
+        return warnings
+
     async def ping(self) -> None:
         async with self._reachable():
             await self._client.ping()
@@ -398,6 +421,34 @@ class RedisStore:
         self._closed = True
         await self._listeners.aclose()
         await self._client.aclose()
+
+
+async def _durability_of(
+    name: str, server: Redis, reachable: Callable[[], contextlib.AbstractAsyncContextManager[None]]
+) -> list[str]:
+    advice = "set appendonly yes and appendfsync always (see deploy/redis.conf)"
+    try:
+        async with reachable():
+            config = await server.config_get("append*")
+    except ResponseError as error:
+        return [f"redis {name}: cannot check persistence (CONFIG GET refused: {error}); make sure to {advice}"]
+    settings = {_bytes(k).decode(): _bytes(v).decode() for k, v in config.items()}
+    appendonly, appendfsync = settings.get("appendonly", "?"), settings.get("appendfsync", "?")
+    if appendonly != "yes":
+        return [
+            f"redis {name}: appendonly is {appendonly}: acknowledged events are lost if Redis stops "
+            f"(snapshots keep only some); {advice}"
+        ]
+    if appendfsync == "everysec":
+        return [
+            f"redis {name}: appendfsync is everysec: a crash of the host can lose the last second of "
+            f"acknowledged events; {advice}"
+        ]
+    if appendfsync != "always":
+        return [
+            f"redis {name}: appendfsync is {appendfsync}: a crash of the host can lose acknowledged events; {advice}"
+        ]
+    return []
 
 
 def _head_in(data: object) -> int:

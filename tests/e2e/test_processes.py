@@ -71,7 +71,14 @@ async def test_clients_on_two_processes_see_one_contest(agon_server: ServerFacto
     orders = {tuple(to for _, to in mirror.patches) for mirror in mirrors}
     assert len(orders) == 1, orders
 
-    store = RedisStore(redis_url)
+    await assert_gapless_and_audited(redis_url, contest, head)
+    for client in everyone:
+        await client.close()
+
+
+async def assert_gapless_and_audited(store_url: str, contest: str, head: int) -> list[Envelope]:
+    """The stored log of ``contest``: versions 1..head without a gap, and an audit that finds nothing."""
+    store = RedisStore(store_url)
     try:
         envelopes = [decode(r.data, Envelope) for r in await store.read(contest)]
     finally:
@@ -79,8 +86,7 @@ async def test_clients_on_two_processes_see_one_contest(agon_server: ServerFacto
     assert [e.version for e in envelopes] == list(range(1, head + 1))
     report = audit(envelopes)
     assert report.finding is None, report
-    for client in everyone:
-        await client.close()
+    return envelopes
 
 
 async def wait_health(server: ServerProcess, want: int, timeout: float = 30.0) -> None:
