@@ -26,7 +26,7 @@ from protocol.codec import encode
 from protocol.messages import Error
 from server import logs
 from server.datadir import sqlite_path
-from server.net.auth import Tokens, server_secret
+from server.net.auth import Tokens, previous_secrets, server_secret
 from server.net.connection import Connection
 from server.net.context import ServerContext
 from server.net.fanout import Hub
@@ -51,7 +51,10 @@ class AgonServer:
         self._close_store = close_store
         metrics = ServerMetrics()
         service = ContestService(store)
-        tokens = Tokens(server_secret(settings.data_dir, settings.secret))
+        tokens = Tokens(
+            server_secret(settings.data_dir, settings.secret),
+            previous=previous_secrets(settings.data_dir, settings.previous_secret, settings.previous_until),
+        )
         self.context = ServerContext(
             settings=settings,
             store=store,

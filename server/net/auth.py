@@ -17,7 +17,7 @@ import logging
 import os
 import secrets
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
 import msgspec
@@ -34,6 +34,9 @@ __all__ = ["SPECTATOR", "Claims", "Tokens", "new_owner_id", "server_secret"]
 
 PREFIX = "agon1"
 SECRET_FILE = "secret"
+PREVIOUS_FILE = "secret.previous"
+"""After ``agon admin rotate-secret``: the secret before the rotation and, after a space, until when (unix
+seconds) tokens signed with it are still accepted."""
 
 
 class Claims(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
@@ -64,17 +67,34 @@ def _unb64(text: str) -> bytes:
 class Tokens:
     """Issues and verifies tokens with one secret."""
 
-    def __init__(self, secret: bytes, clock: Callable[[], float] = time.time) -> None:
+    def __init__(
+        self,
+        secret: bytes,
+        clock: Callable[[], float] = time.time,
+        previous: Sequence[tuple[bytes, int]] = (),
+    ) -> None:
+        """``previous``: secrets of before a rotation and until when (unix seconds) their tokens are still
+        accepted; tokens are only ever issued with ``secret``."""
         if not secret:
             raise ValueError("a token secret must not be empty")
         self._secret = secret
         self._clock = clock
+        self._previous = [(old, until) for old, until in previous if old and old != secret]
 
     def now(self) -> int:
         return int(self._clock())
 
-    def _sign(self, signed: str) -> bytes:
-        return hmac.new(self._secret, signed.encode("ascii"), hashlib.sha256).digest()
+    def _sign(self, signed: str, secret: bytes | None = None) -> bytes:
+        return hmac.new(secret or self._secret, signed.encode("ascii"), hashlib.sha256).digest()
+
+    def _genuine(self, signed: str, signature: bytes) -> bool:
+        """Signed with the secret, or with a previous one still in its grace period."""
+        if hmac.compare_digest(signature, self._sign(signed)):
+            return True
+        now = self.now()
+        return any(
+            until > now and hmac.compare_digest(signature, self._sign(signed, old)) for old, until in self._previous
+        )
 
     def issue(self, contest: str, role: TokenRole, seat: str, ttl: int, gen: int = 0) -> str:
         claims = Claims(contest=contest, role=role, seat=seat, exp=self.now() + ttl, gen=gen)
@@ -90,10 +110,10 @@ class Tokens:
         try:
             signature = _unb64(parts[2])
             payload = _unb64(parts[1])
-            expected = self._sign(signed)
+            signed.encode("ascii")
         except (ValueError, binascii.Error, UnicodeEncodeError):
             raise Refused(errors.BAD_TOKEN, "token: malformed") from None
-        if not hmac.compare_digest(signature, expected):
+        if not self._genuine(signed, signature):
             raise Refused(errors.BAD_TOKEN, "token: the signature does not match (forged, or from another server)")
         try:
             claims = msgspec.json.decode(payload, type=Claims, strict=True)
@@ -136,3 +156,43 @@ def server_secret(data_dir: Path, given: bytes | None) -> bytes:
     if not text:
         raise ValueError(f"{path} is empty: delete it to generate a new secret, or set AGON_SECRET")
     return text.encode()
+
+
+def previous_secrets(data_dir: Path, given: bytes | None, until: int | None) -> list[tuple[bytes, int]]:
+    """Secrets still accepted after a rotation: AGON_SECRET_PREVIOUS (until AGON_SECRET_PREVIOUS_UNTIL,
+    required with it), and the one ``agon admin rotate-secret`` kept in ``data_dir/secret.previous``."""
+    previous: list[tuple[bytes, int]] = []
+    if given:
+        if until is None:
+            raise ValueError("AGON_SECRET_PREVIOUS needs AGON_SECRET_PREVIOUS_UNTIL (unix seconds): until when")
+        previous.append((given, until))
+    path = data_dir / PREVIOUS_FILE
+    if path.is_file():
+        text, _, when = path.read_text().strip().rpartition(" ")
+        if not text or not when.isdigit():
+            raise ValueError(f"{path}: expected '<secret> <unix seconds>'")
+        previous.append((text.encode(), int(when)))
+    return previous
+
+
+def rotate_secret_file(data_dir: Path, grace: float, clock: Callable[[], float] = time.time) -> str:
+    """Replace ``data_dir/secret`` with a new one, keeping the old one accepted for ``grace`` seconds.
+    Returns the end of the grace period (ISO 8601, UTC)."""
+    path = data_dir / SECRET_FILE
+    if not path.is_file():
+        raise ValueError(f"no secret in {data_dir} to rotate (with AGON_SECRET, set AGON_SECRET_PREVIOUS instead)")
+    old = path.read_text().strip()
+    until = int(clock() + grace)
+    _write_private(data_dir / PREVIOUS_FILE, f"{old} {until}\n")
+    _write_private(path, secrets.token_hex(32) + "\n")
+    log.info("rotated the server secret in %s", path)
+    return time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(until))
+
+
+def _write_private(path: Path, text: str) -> None:
+    """Write a file only its owner may read, atomically (a reader sees the old or the new text)."""
+    temporary = path.with_name(f".{path.name}.{os.getpid()}.{secrets.token_hex(4)}")
+    descriptor = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    with os.fdopen(descriptor, "w") as file:
+        file.write(text)
+    os.replace(temporary, path)

@@ -21,6 +21,8 @@ class Settings:
     port: int = DEFAULT_PORT
     data_dir: Path = DEFAULT_DATA  # where the server secret lives (unless AGON_SECRET is given)
     secret: bytes | None = None  # AGON_SECRET; else read or created in data_dir
+    previous_secret: bytes | None = None  # AGON_SECRET_PREVIOUS: still accepted after a rotation...
+    previous_until: int | None = None  # ...until AGON_SECRET_PREVIOUS_UNTIL (unix seconds)
     create_key: str | None = None  # AGON_CREATE_KEY: when set, creating a contest requires it
     origins: tuple[str, ...] | None = None  # AGON_ORIGINS (comma-separated); None: the server's own, or no Origin
     hosts: tuple[str, ...] | None = None  # AGON_HOSTS: names the Host header may carry; None: see host_allowed
@@ -65,6 +67,8 @@ class Settings:
             port=port,
             data_dir=data_dir_for(store, env),
             secret=secret.encode() if secret else None,
+            previous_secret=(env.get("AGON_SECRET_PREVIOUS") or "").encode() or None,
+            previous_until=int(env["AGON_SECRET_PREVIOUS_UNTIL"]) if env.get("AGON_SECRET_PREVIOUS_UNTIL") else None,
             create_key=env.get("AGON_CREATE_KEY") or None,
             origins=tuple(o.strip() for o in origins.split(",") if o.strip()) if origins else None,
             hosts=tuple(h.strip().lower() for h in hosts.split(",") if h.strip()) if hosts else None,

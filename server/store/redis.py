@@ -411,6 +411,19 @@ class RedisStore:
                     await server.aclose()
         return warnings
 
+    async def remove(self, contest: str) -> None:
+        pattern = _key(contest, "*")
+        server = await self._listeners_for(contest)  # in a cluster: the node owning the contest's slot
+        async with self._reachable():
+            try:
+                keys = [key async for key in server.scan_iter(match=pattern)]
+            finally:
+                if server is not self._listeners:
+                    await server.aclose()
+            for key in keys:  # one by one: in a cluster, a multi-key DEL must stay in one slot anyway
+                await self._client.delete(key)
+            await self._client.srem(CONTESTS, contest)
+
     async def ping(self) -> None:
         async with self._reachable():
             await self._client.ping()

@@ -406,6 +406,24 @@ async def test_ping_answers_when_up(store: EventStore) -> None:
     await store.ping()
 
 
+async def test_a_removed_contest_is_gone_and_the_others_stay(store: EventStore, contest: str) -> None:
+    other = f"{contest}-other"
+    for name in (contest, other):
+        await store.append(name, run(1, 3), 0)
+        await store.save_snapshot(name, Snapshot(2, b"state"))
+        await store.save_secret(name, "seed", b"s3cret")
+    await store.remove(contest)
+    assert (await store.read(contest), await store.head(contest)) == ([], 0)
+    assert await store.load_snapshot(contest) is None
+    assert await store.load_secret(contest, "seed") is None
+    assert contest not in await store.contests()
+    assert other in await store.contests()
+    assert [r.version for r in await store.read(other)] == [1, 2, 3]
+    assert await store.load_secret(other, "seed") == b"s3cret"
+    # The id may be used again from scratch (an archive imported back).
+    assert await store.append(contest, run(1, 1), 0) == [1]
+
+
 # --- backend specifics -----------------------------------------------------------------------------
 
 
