@@ -119,13 +119,25 @@ class RedisClusterServers:
         self.nodes = [RedisServer(workdir / f"node-{index}") for index in range(masters)]
         for node in self.nodes:
             node.workdir.mkdir(parents=True, exist_ok=True)
-            node.extra = {"--cluster-enabled": "yes", "--cluster-config-file": "nodes.conf"}
+            # The cluster bus gets a free port of its own (by default it is port + 10000, maybe taken or > 65535).
+            node.extra = {
+                "--cluster-enabled": "yes",
+                "--cluster-config-file": "nodes.conf",
+                "--cluster-port": str(_free_port()),
+            }
 
     @property
     def url(self) -> str:
         return "redis-cluster://" + ",".join(f"127.0.0.1:{node.port}" for node in self.nodes)
 
     def start(self) -> None:
+        try:
+            self._start()
+        except BaseException:
+            self.stop()  # never leave a node running when the cluster did not come up
+            raise
+
+    def _start(self) -> None:
         for node in self.nodes:
             node.start()
         cli = shutil.which("redis-cli")
