@@ -109,6 +109,7 @@ async def import_file(path: str, store_spec: str, url: str) -> int:
     tokens = Tokens(
         server_secret(settings.data_dir, settings.secret),
         previous=previous_secrets(settings.data_dir, settings.previous_secret, settings.previous_until),
+        public_key=settings.jwt_public_key,
     )
     token = tokens.issue(contest, "auditor", AUDITOR, settings.token_ttl)
     print(f"agon import: stored contest {contest!r} read-only ({len(envelopes)} events, verified)")

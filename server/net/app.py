@@ -54,6 +54,7 @@ class AgonServer:
         tokens = Tokens(
             server_secret(settings.data_dir, settings.secret),
             previous=previous_secrets(settings.data_dir, settings.previous_secret, settings.previous_until),
+            public_key=settings.jwt_public_key,
         )
         self.context = ServerContext(
             settings=settings,

@@ -1,5 +1,9 @@
 """Signed tokens: who may follow which contest, as which seat, until when.
 
+Agon issues its own tokens (below); it also accepts standard JWTs an operator's site mints (HS256 with the
+server secret, or RS256 / ES256 / EdDSA with the operator's public key, ``AGON_JWT_PUBLIC_KEY``) with the
+same claims, so a community site or bot can invite players without Agon's lobby.
+
 A token is ``agon1.<claims>.<signature>``: the claims as canonical JSON in unpadded base64url, and
 HMAC-SHA256 over the text ``agon1.<claims>`` with the server secret, also base64url. Any process holding
 the same secret verifies any other's tokens; nothing is stored per token. Tokens travel in frames (or an
@@ -19,7 +23,9 @@ import secrets
 import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
+from typing import Any
 
+import jwt
 import msgspec
 
 from protocol import errors
@@ -33,6 +39,9 @@ log = logging.getLogger(__name__)
 __all__ = ["SPECTATOR", "Claims", "Tokens", "new_owner_id", "server_secret"]
 
 PREFIX = "agon1"
+PUBLIC_KEY_ALGORITHMS = ("RS256", "ES256", "EdDSA")
+REGISTERED_CLAIMS = frozenset({"iss", "sub", "aud", "exp", "nbf", "iat", "jti"})
+"""JWT claims PyJWT checks (exp, nbf, iat) or that say who minted the token; other unknown claims are refused."""
 SECRET_FILE = "secret"
 PREVIOUS_FILE = "secret.previous"
 """After ``agon admin rotate-secret``: the secret before the rotation and, after a space, until when (unix
@@ -72,6 +81,7 @@ class Tokens:
         secret: bytes,
         clock: Callable[[], float] = time.time,
         previous: Sequence[tuple[bytes, int]] = (),
+        public_key: bytes | None = None,
     ) -> None:
         """``previous``: secrets of before a rotation and until when (unix seconds) their tokens are still
         accepted; tokens are only ever issued with ``secret``."""
@@ -80,6 +90,7 @@ class Tokens:
         self._secret = secret
         self._clock = clock
         self._previous = [(old, until) for old, until in previous if old and old != secret]
+        self._public_key = public_key  # PEM: an operator's key for RS256 / ES256 / EdDSA JWTs
 
     def now(self) -> int:
         return int(self._clock())
@@ -104,8 +115,10 @@ class Tokens:
     def verify(self, token: str) -> Claims:
         """The claims of a genuine, unexpired token; else Refused ``auth/bad_token`` or ``auth/expired_token``."""
         parts = token.split(".")
-        if len(parts) != 3 or parts[0] != PREFIX:
+        if len(parts) != 3:
             raise Refused(errors.BAD_TOKEN, "token: not an Agon token")
+        if parts[0] != PREFIX:
+            return self._verify_jwt(token, parts)
         signed = f"{parts[0]}.{parts[1]}"
         try:
             signature = _unb64(parts[2])
@@ -121,6 +134,51 @@ class Tokens:
             raise Refused(errors.BAD_TOKEN, "token: malformed claims") from None
         if claims.exp <= self.now():
             raise Refused(errors.EXPIRED_TOKEN, "token: expired; ask the GM for a new invitation")
+        return claims
+
+    def _verify_jwt(self, token: str, parts: list[str]) -> Claims:
+        """A JWT an operator's site minted: HS256 with the server secret (or a previous one in its grace
+        period), or RS256 / ES256 / EdDSA with the operator's public key. Same guarantees as Agon's own
+        tokens: every segment in its one canonical spelling, an expiry, Agon's claims and nothing unknown."""
+        try:
+            header = msgspec.json.decode(_unb64(parts[0]), type=dict[str, Any])
+            _unb64(parts[1])
+            _unb64(parts[2])
+        except (ValueError, binascii.Error, msgspec.DecodeError, msgspec.ValidationError):
+            raise Refused(errors.BAD_TOKEN, "token: malformed") from None
+        algorithm = header.get("alg")
+        if algorithm == "HS256":
+            now = self.now()
+            keys: list[Any] = [self._secret, *(old for old, until in self._previous if until > now)]
+        elif algorithm in PUBLIC_KEY_ALGORITHMS and self._public_key is not None:
+            keys = [self._public_key]
+        else:
+            raise Refused(errors.BAD_TOKEN, f"token: algorithm {algorithm!r} is not accepted here")
+        decoded: dict[str, Any] | None = None
+        for key in keys:
+            try:
+                decoded = jwt.decode(
+                    token,
+                    key,
+                    algorithms=[str(algorithm)],
+                    options={"require": ["exp"], "verify_aud": False},
+                )
+                break
+            except jwt.ExpiredSignatureError:
+                raise Refused(errors.EXPIRED_TOKEN, "token: expired; ask for a new invitation") from None
+            except jwt.InvalidSignatureError:
+                continue
+            except jwt.InvalidTokenError as error:
+                raise Refused(errors.BAD_TOKEN, f"token: {error}") from None
+        if decoded is None:
+            raise Refused(errors.BAD_TOKEN, "token: the signature does not match (forged, or from another server)")
+        agon = {name: value for name, value in decoded.items() if name not in REGISTERED_CLAIMS or name == "exp"}
+        try:
+            claims = msgspec.convert(agon, type=Claims, strict=True)
+        except msgspec.ValidationError as error:
+            raise Refused(errors.BAD_TOKEN, f"token: claims: {error}") from None
+        if claims.exp <= self.now():
+            raise Refused(errors.EXPIRED_TOKEN, "token: expired; ask for a new invitation")
         return claims
 
     def check_unexpired(self, claims: Claims) -> None:
