@@ -6,21 +6,18 @@ from __future__ import annotations
 import uuid
 
 import msgspec
-import pytest
 
 from protocol import extended as x
 from protocol.common import Actor, Seat
 from protocol.events import Declare
-from server.audit import _print_replay, parse_viewer
+from server.audit import parse_viewer, render_replay
 from server.net.auth import SPECTATOR
 from server.service import ContestService
 from server.store import MemoryStore
 from tests.engine.table import GM, duel
 
 
-async def test_replay_as_spectator_never_shows_a_seat_named_spectator_its_own_secrets(
-    capsys: pytest.CaptureFixture[str],
-) -> None:
+async def test_replay_as_spectator_never_shows_a_seat_named_spectator_its_own_secrets() -> None:
     service = ContestService(MemoryStore())
     contest = f"named-{uuid.uuid4().hex[:8]}"
     request = msgspec.structs.replace(
@@ -31,10 +28,8 @@ async def test_replay_as_spectator_never_shows_a_seat_named_spectator_its_own_se
     await service.execute(contest, seat, "d1", Declare(participant="aria", payload=x.Intent(action="secret-plan")))
     envelopes = await service.events(contest)
     assert parse_viewer("spectator", envelopes[0].event).principal == SPECTATOR  # type: ignore[arg-type]
-    assert _print_replay(envelopes, None, "spectator") == 0
-    assert "secret-plan" not in capsys.readouterr().out
-    assert _print_replay(envelopes, None, "player:spectator") == 0
-    assert "secret-plan" in capsys.readouterr().out
+    assert "secret-plan" not in render_replay(envelopes, None, "spectator", "text")
+    assert "secret-plan" in render_replay(envelopes, None, "player:spectator", "text")
 
 
 async def test_a_spectator_does_not_see_who_may_still_spend_a_hero_point() -> None:

@@ -120,7 +120,7 @@ class Serve:
         return f"ws://127.0.0.1:{self.port}/ws"
 
     def start(self, timeout: float = 30.0) -> None:
-        command = [AGON, "serve", "--host", "127.0.0.1", "--port", str(self.port), "--store", self.store]
+        command = [AGON, "serve", "--create", "--host", "127.0.0.1", "--port", str(self.port), "--store", self.store]
         with (self.workdir / f"agon-{self.port}.log").open("ab") as log:
             self.process = subprocess.Popen(command, cwd=self.workdir, env=self.env, stdout=log, stderr=log)
         deadline = time.monotonic() + timeout

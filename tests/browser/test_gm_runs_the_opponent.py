@@ -57,9 +57,9 @@ def test_the_gm_runs_the_opponent_and_a_player_plays_by_keyboard(agon_server: Se
     # a refused intent is explained under the form, from the server's message, and changes nothing
     form = ann.get_by_test_id("intent-aria")
     form.get_by_label("Kind").select_option("unrelated")
-    form.get_by_label("Resistance (optional)").fill("ZZ")
+    form.get_by_label("Resistance (optional)").fill("0W")  # spelled with rating characters, yet no rating
     form.get_by_role("button", name="Seal my intent").click()
-    expect(form.get_by_role("alert")).to_contain_text("resistance: cannot read rating 'ZZ'")
+    expect(form.get_by_role("alert")).to_contain_text("resistance: cannot read rating '0W'")
     expect(ann.get_by_test_id("seal-aria")).to_contain_text("waiting")
     form.get_by_label("Kind").select_option("normal")
 
