@@ -112,11 +112,13 @@ def private_redis(tmp_path_factory: pytest.TempPathFactory) -> Iterator[RedisSer
 
 
 class RedisClusterServers:
-    """A Redis Cluster of ``masters`` redis-server processes (no replicas) on loopback ports, each in its own
-    directory, joined with ``redis-cli --cluster create``. ``url`` names all of its nodes."""
+    """A Redis Cluster of ``masters`` redis-server processes (and ``replicas`` replicas of each) on loopback
+    ports, each in its own directory, joined with ``redis-cli --cluster create``. ``url`` names all of its
+    nodes. With replicas, a primary that dies is replaced within about a second (``cluster-node-timeout``)."""
 
-    def __init__(self, workdir: Path, masters: int = 3) -> None:
-        self.nodes = [RedisServer(workdir / f"node-{index}") for index in range(masters)]
+    def __init__(self, workdir: Path, masters: int = 3, replicas: int = 0) -> None:
+        self.replicas = replicas
+        self.nodes = [RedisServer(workdir / f"node-{index}") for index in range(masters * (1 + replicas))]
         for node in self.nodes:
             node.workdir.mkdir(parents=True, exist_ok=True)
             # The cluster bus gets a free port of its own (by default it is port + 10000, maybe taken or > 65535).
@@ -124,6 +126,7 @@ class RedisClusterServers:
                 "--cluster-enabled": "yes",
                 "--cluster-config-file": "nodes.conf",
                 "--cluster-port": str(_free_port()),
+                "--cluster-node-timeout": "1000",
             }
 
     @property
@@ -145,7 +148,7 @@ class RedisClusterServers:
             pytest.fail("redis-cli is not on PATH: install redis-tools to run the cluster tests", pytrace=False)
         addresses = [f"127.0.0.1:{node.port}" for node in self.nodes]
         created = subprocess.run(
-            [cli, "--cluster", "create", *addresses, "--cluster-replicas", "0", "--cluster-yes"],
+            [cli, "--cluster", "create", *addresses, "--cluster-replicas", str(self.replicas), "--cluster-yes"],
             capture_output=True,
             text=True,
             timeout=60,

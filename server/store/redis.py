@@ -206,10 +206,12 @@ class RedisStore:
                 # Learn the slots once before any command: concurrent first commands would each do it.
                 async with self._initializing:
                     if not self._initialized:
-                        await self._cluster.initialize()
+                        await self._cluster.initialize()  # the first time; later (a no-op then) ask again:
+                        await self._cluster.nodes_manager.initialize()
                         self._initialized = True
             yield
         except (RedisConnectionError, RedisTimeoutError, ClusterError, RedisClusterException, OSError) as error:
+            self._initialized = False  # in a cluster: learn the slots again next time (a failover may move them)
             raise UnavailableError(f"redis {self._url}: {error}") from error
 
     async def _sharded_pubsub(self) -> bool:
@@ -311,14 +313,12 @@ class RedisStore:
         (asked again after every lost connection, so a failover moves the listener with the slot)."""
         if self._cluster is None:
             return self._listeners
+        async with self._reachable():
+            pass  # the slots are known (learnt again after a lost connection)
         try:
             node = self._cluster.get_node_from_key(_key(contest, "notify"))
         except (ClusterError, RedisClusterException, IndexError):
             node = None
-        if node is None:
-            async with self._reachable():
-                await self._cluster.initialize()
-                node = self._cluster.get_node_from_key(_key(contest, "notify"))
         if node is None:
             raise UnavailableError(f"redis {self._url}: no node serves the slot of {contest}")
         return Redis(
