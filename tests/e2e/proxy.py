@@ -115,7 +115,13 @@ class Nginx:
                 time.sleep(0.05)
 
     def stop(self) -> None:
+        """SIGTERM: nginx's fast shutdown, where the master stops its workers (a SIGKILLed master would
+        leave them running); SIGKILL only if it does not exit."""
         if self.process is not None and self.process.poll() is None:
-            self.process.kill()
-            self.process.wait(timeout=10)
+            self.process.terminate()
+            try:
+                self.process.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+                self.process.wait(timeout=10)
         self.process = None
