@@ -85,7 +85,7 @@ def read_log(data: bytes) -> tuple[list[Envelope], Finding | None]:
 async def import_file(path: str, store_spec: str, url: str) -> int:
     """Verify an exported log, then store it read-only and print an auditor's link to open it in a browser."""
     from protocol.common import AUDITOR
-    from server.net.auth import Tokens, server_secret
+    from server.net.auth import Tokens, previous_secrets, server_secret
     from server.net.settings import Settings
     from server.service import ContestService
 
@@ -104,7 +104,11 @@ async def import_file(path: str, store_spec: str, url: str) -> int:
         return 1
     finally:
         await store.close()
-    tokens = Tokens(server_secret(settings.data_dir, settings.secret))
+    tokens = Tokens(
+        server_secret(settings.data_dir, settings.secret),
+        previous=previous_secrets(settings.data_dir, settings.previous_secret, settings.previous_until),
+        public_key=settings.jwt_public_key,
+    )
     token = tokens.issue(contest, "auditor", AUDITOR, settings.token_ttl)
     print(f"agon import: stored contest {contest!r} read-only ({len(envelopes)} events, verified)")
     print(f"open it in the replay viewer: {url.rstrip('/')}/#t={token}")

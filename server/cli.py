@@ -55,7 +55,10 @@ def _version(text: str) -> int:
 
 
 def parser() -> argparse.ArgumentParser:
-    store_help = "sqlite:PATH, redis://HOST:PORT/DB or memory: (default: agon.sqlite3 in $AGON_DATA)"
+    store_help = (
+        "sqlite:PATH, redis://HOST:PORT/DB, redis-cluster://HOST:PORT[,HOST:PORT...] or memory: "
+        "(default: agon.sqlite3 in $AGON_DATA)"
+    )
     top = _Parser(prog="agon", description="Agon: event-sourced tabletop-RPG contests")
     commands = top.add_subparsers(dest="command", required=True, parser_class=_Parser)
 
@@ -91,6 +94,21 @@ def parser() -> argparse.ArgumentParser:
     shape = replay.add_mutually_exclusive_group()
     shape.add_argument("--json", action="store_const", const="json", dest="format", help="JSON lines for machines")
     shape.add_argument("--format", choices=["text", "markdown", "json"], default="text")
+
+    admin = commands.add_parser("admin", help="operate the store: list, archive, rotate the token secret")
+    tasks = admin.add_subparsers(dest="task", required=True, parser_class=_Parser)
+    listing = tasks.add_parser("list", help="every contest with its ruleset, state, events and bytes")
+    listing.add_argument("--store", default=None, help=store_help)
+    listing.add_argument("--json", action="store_true", help="one JSON object per contest")
+    archiving = tasks.add_parser("archive", help="export, verify, then remove concluded contests")
+    archiving.add_argument("contests", nargs="+", metavar="CONTEST")
+    archiving.add_argument("--to", required=True, help="the folder the archives go to (CONTEST.jsonl)")
+    archiving.add_argument("--store", default=None, help=store_help)
+    rotating = tasks.add_parser("rotate-secret", help="a new token secret; the old one accepted for a while")
+    rotating.add_argument("--grace-days", type=float, default=30.0, help="how long old tokens stay valid (30)")
+    rotating.add_argument(
+        "--store", default=None, help="the store `agon serve` uses (its data folder holds the secret)"
+    )
 
     schema = commands.add_parser("schema", help="print the JSON Schema of every wire type")
     schema.add_argument("--asyncapi", action="store_true", help="print the AsyncAPI 3 document instead")
@@ -149,6 +167,16 @@ def _run(args: argparse.Namespace) -> int:
             from server.audit import replay
 
             return asyncio.run(replay(args.source, args.store or default_store(), args.at, args.viewer, args.format))
+        case "admin":
+            from server import admin
+
+            if args.task == "list":
+                return asyncio.run(admin.list_contests(args.store or default_store(), args.json))
+            if args.task == "archive":
+                return asyncio.run(admin.archive(args.store or default_store(), args.contests, args.to))
+            from server.net.settings import data_dir_for
+
+            return admin.rotate_secret(data_dir_for(args.store or default_store(), os.environ), args.grace_days)
         case "schema":
             from protocol.schema import GENERATED, asyncapi_json, schema_json
 

@@ -42,6 +42,8 @@ class RedisServer:
         self.workdir = workdir
         self.port = _free_port()
         self.process: subprocess.Popen[bytes] | None = None
+        self.extra: dict[str, str] = {}
+        self.config_file: Path | None = None  # a redis.conf read first (its persistence then applies)
 
     @property
     def url(self) -> str:
@@ -58,8 +60,12 @@ class RedisServer:
             "--appendonly": "no",
             "--dir": str(self.workdir),
             "--logfile": str(log),
+            **self.extra,
         }
-        command = [self.binary, *(part for pair in options.items() for part in pair)]
+        if self.config_file is not None:
+            del options["--save"], options["--appendonly"]
+        first = [str(self.config_file)] if self.config_file is not None else []
+        command = [self.binary, *first, *(part for pair in options.items() for part in pair)]
         self.process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.STDOUT)
         deadline = time.monotonic() + 15
         while not _answers_ping(self.port):
@@ -105,11 +111,87 @@ def private_redis(tmp_path_factory: pytest.TempPathFactory) -> Iterator[RedisSer
         server.stop()
 
 
-@pytest.fixture(params=["memory", "sqlite", "redis"])
+class RedisClusterServers:
+    """A Redis Cluster of ``masters`` redis-server processes (and ``replicas`` replicas of each) on loopback
+    ports, each in its own directory, joined with ``redis-cli --cluster create``. ``url`` names all of its
+    nodes. With replicas, a primary that dies is replaced within about a second (``cluster-node-timeout``)."""
+
+    def __init__(self, workdir: Path, masters: int = 3, replicas: int = 0) -> None:
+        self.replicas = replicas
+        self.nodes = [RedisServer(workdir / f"node-{index}") for index in range(masters * (1 + replicas))]
+        for node in self.nodes:
+            node.workdir.mkdir(parents=True, exist_ok=True)
+            # The cluster bus gets a free port of its own (by default it is port + 10000, maybe taken or > 65535).
+            node.extra = {
+                "--cluster-enabled": "yes",
+                "--cluster-config-file": "nodes.conf",
+                "--cluster-port": str(_free_port()),
+                "--cluster-node-timeout": "1000",
+            }
+
+    @property
+    def url(self) -> str:
+        return "redis-cluster://" + ",".join(f"127.0.0.1:{node.port}" for node in self.nodes)
+
+    def start(self) -> None:
+        try:
+            self._start()
+        except BaseException:
+            self.stop()  # never leave a node running when the cluster did not come up
+            raise
+
+    def _start(self) -> None:
+        for node in self.nodes:
+            node.start()
+        cli = shutil.which("redis-cli")
+        if cli is None:
+            pytest.fail("redis-cli is not on PATH: install redis-tools to run the cluster tests", pytrace=False)
+        addresses = [f"127.0.0.1:{node.port}" for node in self.nodes]
+        created = subprocess.run(
+            [cli, "--cluster", "create", *addresses, "--cluster-replicas", str(self.replicas), "--cluster-yes"],
+            capture_output=True,
+            text=True,
+            timeout=60,
+        )
+        if created.returncode != 0:
+            self.stop()
+            pytest.fail(f"redis-cli --cluster create failed:\n{created.stdout}\n{created.stderr}", pytrace=False)
+        deadline = time.monotonic() + 30
+        for node in self.nodes:
+            while "cluster_state:ok" not in _cluster_info(cli, node.port):
+                if time.monotonic() > deadline:
+                    self.stop()
+                    pytest.fail(f"the cluster on {addresses} did not become ready", pytrace=False)
+                time.sleep(0.1)
+
+    def stop(self) -> None:
+        for node in self.nodes:
+            node.stop()
+
+
+def _cluster_info(cli: str, port: int) -> str:
+    return subprocess.run([cli, "-p", str(port), "cluster", "info"], capture_output=True, text=True, timeout=10).stdout
+
+
+@pytest.fixture(scope="session")
+def redis_cluster(tmp_path_factory: pytest.TempPathFactory) -> Iterator[RedisClusterServers]:
+    """The session's shared 3-master Redis Cluster. Tests share it: use unique contest ids."""
+    cluster = RedisClusterServers(tmp_path_factory.mktemp("redis-cluster"))
+    cluster.start()
+    try:
+        yield cluster
+    finally:
+        cluster.stop()
+
+
+@pytest.fixture(params=["memory", "sqlite", "redis", "redis-cluster"])
 def spec(request: pytest.FixtureRequest, tmp_path: Path) -> str:
-    """A store spec for each backend: in memory, a fresh sqlite file, and the throwaway Redis server."""
+    """A store spec for each backend: in memory, a fresh sqlite file, the throwaway Redis server, and the
+    throwaway 3-master Redis Cluster."""
     if request.param == "memory":
         return "memory:"
     if request.param == "sqlite":
         return f"sqlite:{tmp_path / 'data' / 'agon.sqlite3'}"
+    if request.param == "redis-cluster":
+        return str(request.getfixturevalue("redis_cluster").url)
     return str(request.getfixturevalue("redis_url"))

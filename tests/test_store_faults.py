@@ -11,7 +11,7 @@ from collections.abc import AsyncIterator
 
 import msgspec
 import pytest
-from redis.asyncio import Redis
+from redis.asyncio import Redis, RedisCluster
 
 from protocol import errors
 from protocol.errors import Refused
@@ -21,6 +21,7 @@ from server.engine.audit import audit
 from server.rulesets import ruleset as ruleset_named
 from server.service import ContestService
 from server.store import EventStore, MemoryStore, open_store
+from server.store.redis import CLUSTER_SCHEME, cluster_nodes
 from tests.engine.table import GM, duel
 
 
@@ -62,7 +63,11 @@ async def lose_tail(spec: str, store: EventStore, contest: str, keep: int) -> No
         with sqlite3.connect(spec.removeprefix("sqlite:")) as conn:
             conn.execute("DELETE FROM events WHERE contest = ? AND version > ?", (contest, keep))
     else:
-        redis = Redis.from_url(spec)
+        redis: Redis | RedisCluster = (
+            RedisCluster(startup_nodes=cluster_nodes(spec)[0])
+            if spec.startswith(CLUSTER_SCHEME)
+            else Redis.from_url(spec)
+        )
         stream, ids = f"agon:{{{contest}}}:events", f"agon:{{{contest}}}:ids"
         entries = await redis.xrange(stream)
         await redis.delete(stream)  # a restored stream's top id is its last kept entry

@@ -18,7 +18,8 @@ import msgspec
 
 from protocol.messages import TokenRole
 
-TOKEN = re.compile(r"agon1\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+")
+TOKEN = re.compile(r"(?:agon1|eyJ[A-Za-z0-9_-]*)\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+")
+"""Agon's own token, or a JWT an operator's site minted (its header is JSON: base64url ``eyJ...``)."""
 
 
 class BadLink(ValueError):
@@ -46,8 +47,8 @@ class Invitation:
 def claims_of(token: str) -> TokenClaims:
     """The claims a token carries (not verified: only the server can verify a token)."""
     parts = token.split(".")
-    if len(parts) != 3 or parts[0] != "agon1":
-        raise BadLink("not an Agon token (agon1.<claims>.<signature>)")
+    if len(parts) != 3 or not (parts[0] == "agon1" or parts[0].startswith("eyJ")):
+        raise BadLink("not an Agon token (agon1.<claims>.<signature>, or a JWT)")
     try:
         raw = base64.urlsafe_b64decode(parts[1] + "=" * (-len(parts[1]) % 4))
         return msgspec.json.decode(raw, type=TokenClaims)
@@ -68,7 +69,7 @@ def websocket_url(base: str) -> str:
 def parse(link: str, server: str | None = None) -> Invitation:
     """An invitation link (``http://HOST:PORT/#TOKEN``) or a bare token; ``server`` overrides the link's."""
     link = link.strip()
-    if link.startswith("agon1."):
+    if link.startswith(("agon1.", "eyJ")):
         token, where = link, None
     else:
         parts = urlsplit(link)

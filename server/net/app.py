@@ -11,6 +11,7 @@ import asyncio
 import contextlib
 import gc
 import logging
+import os
 import signal
 import sys
 from collections.abc import Sequence
@@ -26,8 +27,9 @@ from protocol import errors
 from protocol.codec import encode
 from protocol.events import Envelope
 from protocol.messages import Error
+from server import logs
 from server.datadir import sqlite_path
-from server.net.auth import Tokens, server_secret
+from server.net.auth import Tokens, previous_secrets, server_secret
 from server.net.connection import Connection
 from server.net.context import ServerContext
 from server.net.fanout import Hub
@@ -38,6 +40,7 @@ from server.net.settings import DEFAULT_HOST, DEFAULT_PORT, Settings
 from server.service import ContestService
 from server.store import DEFAULT_SPEC, open_store
 from server.store.port import EventStore, StoreError
+from server.store.redis import RedisStore
 
 log = logging.getLogger(__name__)
 
@@ -51,7 +54,11 @@ class AgonServer:
         self._close_store = close_store
         metrics = ServerMetrics()
         service = ContestService(store)
-        tokens = Tokens(server_secret(settings.data_dir, settings.secret))
+        tokens = Tokens(
+            server_secret(settings.data_dir, settings.secret),
+            previous=previous_secrets(settings.data_dir, settings.previous_secret, settings.previous_until),
+            public_key=settings.jwt_public_key,
+        )
         self.context = ServerContext(
             settings=settings,
             store=store,
@@ -165,6 +172,9 @@ async def serve(settings: Settings, store: EventStore, stop: asyncio.Event, spec
     contests = len(await store.contests())
     held = f"{contests} contest" + ("" if contests == 1 else "s")
     print(f"agon: store {_redacted(spec) or describe(store)} ({held})", flush=True)
+    if isinstance(store, RedisStore):
+        for warning in await store.durability():
+            log.warning("%s", warning)
     async with AgonServer(settings, store) as server:
         # What start-up allocated lives as long as the process: keep it out of every later collection.
         gc.collect()
@@ -216,9 +226,8 @@ def run(host: str = DEFAULT_HOST, port: int = DEFAULT_PORT, store: str | None = 
     if path is not None and not path.exists() and not create:
         print(f"agon serve: no store at {path}: pass --create to start a new one there", file=sys.stderr)
         return 1
-    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
-    logging.getLogger("websockets").setLevel(logging.WARNING)
     try:
+        logs.configure(os.environ)
         settings = Settings.from_env(host, port, spec)
         return asyncio.run(_main(settings, spec))
     except (OSError, ValueError) as error:

@@ -1,5 +1,9 @@
 """Signed tokens: who may follow which contest, as which seat, until when.
 
+Agon issues its own tokens (below); it also accepts standard JWTs an operator's site mints (HS256 with the
+server secret, or RS256 / ES256 / EdDSA with the operator's public key, ``AGON_JWT_PUBLIC_KEY``) with the
+same claims, so a community site or bot can invite players without Agon's lobby.
+
 A token is ``agon1.<claims>.<signature>``: the claims as canonical JSON in unpadded base64url, and
 HMAC-SHA256 over the text ``agon1.<claims>`` with the server secret, also base64url. Any process holding
 the same secret verifies any other's tokens; nothing is stored per token. Tokens travel in frames (or an
@@ -17,9 +21,11 @@ import logging
 import os
 import secrets
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
+from typing import Any
 
+import jwt
 import msgspec
 
 from protocol import errors
@@ -33,7 +39,13 @@ log = logging.getLogger(__name__)
 __all__ = ["SPECTATOR", "Claims", "Tokens", "new_owner_id", "server_secret"]
 
 PREFIX = "agon1"
+PUBLIC_KEY_ALGORITHMS = ("RS256", "ES256", "EdDSA")
+REGISTERED_CLAIMS = frozenset({"iss", "sub", "aud", "exp", "nbf", "iat", "jti"})
+"""JWT claims PyJWT checks (exp, nbf, iat) or that say who minted the token; other unknown claims are refused."""
 SECRET_FILE = "secret"
+PREVIOUS_FILE = "secret.previous"
+"""After ``agon admin rotate-secret``: the secret before the rotation and, after a space, until when (unix
+seconds) tokens signed with it are still accepted."""
 
 
 class Claims(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
@@ -64,17 +76,36 @@ def _unb64(text: str) -> bytes:
 class Tokens:
     """Issues and verifies tokens with one secret."""
 
-    def __init__(self, secret: bytes, clock: Callable[[], float] = time.time) -> None:
+    def __init__(
+        self,
+        secret: bytes,
+        clock: Callable[[], float] = time.time,
+        previous: Sequence[tuple[bytes, int]] = (),
+        public_key: bytes | None = None,
+    ) -> None:
+        """``previous``: secrets of before a rotation and until when (unix seconds) their tokens are still
+        accepted; tokens are only ever issued with ``secret``."""
         if not secret:
             raise ValueError("a token secret must not be empty")
         self._secret = secret
         self._clock = clock
+        self._previous = [(old, until) for old, until in previous if old and old != secret]
+        self._public_key = public_key  # PEM: an operator's key for RS256 / ES256 / EdDSA JWTs
 
     def now(self) -> int:
         return int(self._clock())
 
-    def _sign(self, signed: str) -> bytes:
-        return hmac.new(self._secret, signed.encode("ascii"), hashlib.sha256).digest()
+    def _sign(self, signed: str, secret: bytes | None = None) -> bytes:
+        return hmac.new(secret or self._secret, signed.encode("ascii"), hashlib.sha256).digest()
+
+    def _genuine(self, signed: str, signature: bytes) -> bool:
+        """Signed with the secret, or with a previous one still in its grace period."""
+        if hmac.compare_digest(signature, self._sign(signed)):
+            return True
+        now = self.now()
+        return any(
+            until > now and hmac.compare_digest(signature, self._sign(signed, old)) for old, until in self._previous
+        )
 
     def issue(self, contest: str, role: TokenRole, seat: str, ttl: int, gen: int = 0) -> str:
         claims = Claims(contest=contest, role=role, seat=seat, exp=self.now() + ttl, gen=gen)
@@ -84,16 +115,18 @@ class Tokens:
     def verify(self, token: str) -> Claims:
         """The claims of a genuine, unexpired token; else Refused ``auth/bad_token`` or ``auth/expired_token``."""
         parts = token.split(".")
-        if len(parts) != 3 or parts[0] != PREFIX:
+        if len(parts) != 3:
             raise Refused(errors.BAD_TOKEN, "token: not an Agon token")
+        if parts[0] != PREFIX:
+            return self._verify_jwt(token, parts)
         signed = f"{parts[0]}.{parts[1]}"
         try:
             signature = _unb64(parts[2])
             payload = _unb64(parts[1])
-            expected = self._sign(signed)
+            signed.encode("ascii")
         except (ValueError, binascii.Error, UnicodeEncodeError):
             raise Refused(errors.BAD_TOKEN, "token: malformed") from None
-        if not hmac.compare_digest(signature, expected):
+        if not self._genuine(signed, signature):
             raise Refused(errors.BAD_TOKEN, "token: the signature does not match (forged, or from another server)")
         try:
             claims = msgspec.json.decode(payload, type=Claims, strict=True)
@@ -101,6 +134,51 @@ class Tokens:
             raise Refused(errors.BAD_TOKEN, "token: malformed claims") from None
         if claims.exp <= self.now():
             raise Refused(errors.EXPIRED_TOKEN, "token: expired; ask the GM for a new invitation")
+        return claims
+
+    def _verify_jwt(self, token: str, parts: list[str]) -> Claims:
+        """A JWT an operator's site minted: HS256 with the server secret (or a previous one in its grace
+        period), or RS256 / ES256 / EdDSA with the operator's public key. Same guarantees as Agon's own
+        tokens: every segment in its one canonical spelling, an expiry, Agon's claims and nothing unknown."""
+        try:
+            header = msgspec.json.decode(_unb64(parts[0]), type=dict[str, Any])
+            _unb64(parts[1])
+            _unb64(parts[2])
+        except (ValueError, binascii.Error, msgspec.DecodeError, msgspec.ValidationError):
+            raise Refused(errors.BAD_TOKEN, "token: malformed") from None
+        algorithm = header.get("alg")
+        if algorithm == "HS256":
+            now = self.now()
+            keys: list[Any] = [self._secret, *(old for old, until in self._previous if until > now)]
+        elif algorithm in PUBLIC_KEY_ALGORITHMS and self._public_key is not None:
+            keys = [self._public_key]
+        else:
+            raise Refused(errors.BAD_TOKEN, f"token: algorithm {algorithm!r} is not accepted here")
+        decoded: dict[str, Any] | None = None
+        for key in keys:
+            try:
+                decoded = jwt.decode(
+                    token,
+                    key,
+                    algorithms=[str(algorithm)],
+                    options={"require": ["exp"], "verify_aud": False},
+                )
+                break
+            except jwt.ExpiredSignatureError:
+                raise Refused(errors.EXPIRED_TOKEN, "token: expired; ask for a new invitation") from None
+            except jwt.InvalidSignatureError:
+                continue
+            except jwt.InvalidTokenError as error:
+                raise Refused(errors.BAD_TOKEN, f"token: {error}") from None
+        if decoded is None:
+            raise Refused(errors.BAD_TOKEN, "token: the signature does not match (forged, or from another server)")
+        agon = {name: value for name, value in decoded.items() if name not in REGISTERED_CLAIMS or name == "exp"}
+        try:
+            claims = msgspec.convert(agon, type=Claims, strict=True)
+        except msgspec.ValidationError as error:
+            raise Refused(errors.BAD_TOKEN, f"token: claims: {error}") from None
+        if claims.exp <= self.now():
+            raise Refused(errors.EXPIRED_TOKEN, "token: expired; ask for a new invitation")
         return claims
 
     def check_unexpired(self, claims: Claims) -> None:
@@ -136,3 +214,43 @@ def server_secret(data_dir: Path, given: bytes | None) -> bytes:
     if not text:
         raise ValueError(f"{path} is empty: delete it to generate a new secret, or set AGON_SECRET")
     return text.encode()
+
+
+def previous_secrets(data_dir: Path, given: bytes | None, until: int | None) -> list[tuple[bytes, int]]:
+    """Secrets still accepted after a rotation: AGON_SECRET_PREVIOUS (until AGON_SECRET_PREVIOUS_UNTIL,
+    required with it), and the one ``agon admin rotate-secret`` kept in ``data_dir/secret.previous``."""
+    previous: list[tuple[bytes, int]] = []
+    if given:
+        if until is None:
+            raise ValueError("AGON_SECRET_PREVIOUS needs AGON_SECRET_PREVIOUS_UNTIL (unix seconds): until when")
+        previous.append((given, until))
+    path = data_dir / PREVIOUS_FILE
+    if path.is_file():
+        text, _, when = path.read_text().strip().rpartition(" ")
+        if not text or not when.isdigit():
+            raise ValueError(f"{path}: expected '<secret> <unix seconds>'")
+        previous.append((text.encode(), int(when)))
+    return previous
+
+
+def rotate_secret_file(data_dir: Path, grace: float, clock: Callable[[], float] = time.time) -> str:
+    """Replace ``data_dir/secret`` with a new one, keeping the old one accepted for ``grace`` seconds.
+    Returns the end of the grace period (ISO 8601, UTC)."""
+    path = data_dir / SECRET_FILE
+    if not path.is_file():
+        raise ValueError(f"no secret in {data_dir} to rotate (with AGON_SECRET, set AGON_SECRET_PREVIOUS instead)")
+    old = path.read_text().strip()
+    until = int(clock() + grace)
+    _write_private(data_dir / PREVIOUS_FILE, f"{old} {until}\n")
+    _write_private(path, secrets.token_hex(32) + "\n")
+    log.info("rotated the server secret in %s", path)
+    return time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(until))
+
+
+def _write_private(path: Path, text: str) -> None:
+    """Write a file only its owner may read, atomically (a reader sees the old or the new text)."""
+    temporary = path.with_name(f".{path.name}.{os.getpid()}.{secrets.token_hex(4)}")
+    descriptor = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    with os.fdopen(descriptor, "w") as file:
+        file.write(text)
+    os.replace(temporary, path)

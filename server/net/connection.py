@@ -49,6 +49,7 @@ from server.net import timeline
 from server.net.auth import Claims
 from server.net.context import ServerContext
 from server.net.fanout import ContestFeed, RefoldBudget
+from server.net.forwarded import client_address
 from server.net.limits import TokenBucket
 from server.store.port import StoreError
 
@@ -255,10 +256,10 @@ class Connection:
         except Refused as refused:
             self._error(refused.code, refused.message, id=id, contest=contest)
         except StoreError as failure:
-            log.warning("store error on %s: %s", contest, failure.message)
+            log.warning("store error on %s: %s", contest, failure.message, extra={"contest": contest, "command": id})
             self._error(failure.code, "the store cannot take this now: try again", id=id, contest=contest)
         except Exception:
-            log.exception("internal error on %s", contest)
+            log.exception("internal error on %s", contest, extra={"contest": contest, "command": id})
             self._error(errors.INTERNAL, "internal server error", id=id, contest=contest)
 
     async def _hello(self, hello: Hello) -> None:
@@ -351,18 +352,29 @@ class Connection:
         if self._ctx.draining:
             raise Refused(errors.SHUTTING_DOWN, "the server is shutting down: reconnect and send the command again")
         metrics = self._ctx.metrics
+        fields: dict[str, object] = {
+            "contest": message.contest,
+            "command": message.id,
+            "kind": type(message.command).__struct_config__.tag,
+        }
         with self._ctx.appending():
             started = time.perf_counter()
             try:
                 result = await self._ctx.service.execute(message.contest, following.actor, message.id, message.command)
-            except Refused:
+            except Refused as refused:
                 metrics.commands.inc("refused")
+                log.info(
+                    "command refused: %s", refused.code, extra={**fields, "outcome": "refused", "code": refused.code}
+                )
                 raise
             except Exception:
                 metrics.commands.inc("failed")
+                log.warning("command failed", extra={**fields, "outcome": "failed"})
                 raise
             metrics.append_seconds.observe(time.perf_counter() - started)
             metrics.commands.inc("ok")
+            outcome = "repeated" if result.repeated else "ok"
+            log.info("command %s", outcome, extra={**fields, "outcome": outcome, "version": result.version})
             # The ack follows the command's own patch when the feed delivers it in time.
             await following.feed.reached(result.version, self._ctx.settings.ack_wait)
             self._send(Ack(id=message.id, contest=message.contest, version=result.version, repeated=result.repeated))
@@ -401,7 +413,9 @@ class Connection:
         if self._ctx.draining:
             raise Refused(errors.SHUTTING_DOWN, "the server is shutting down: try again")
         self._ctx.lobby.check_create_key(message.create_key)
-        address = str(self._ws.remote_address[0]) if self._ws.remote_address else ""
+        peer = str(self._ws.remote_address[0]) if self._ws.remote_address else ""
+        forwarded = self._ws.request.headers.get("X-Forwarded-For") if self._ws.request else None
+        address = client_address(peer, forwarded, self._ctx.settings.trusted_proxies)
         if not self._creates.take() or not self._ctx.may_create(address):
             raise Refused(errors.RATE_LIMITED, "create: too many contests opened lately from here; try again later")
         with self._ctx.appending():

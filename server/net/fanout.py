@@ -382,8 +382,8 @@ class ContestFeed:
                     for frame in self._notices(missed, viewer):
                         follower.send(frame)
         self._followers[follower] = viewer
-        self._generations[follower] = generation
         self._roles[follower] = role
+        self._generations[follower] = generation
 
     def _summary(self, since: int) -> bytes:
         """One notice standing for every event a resuming follower missed (never one frame per event)."""

@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from server import datadir
+from server.net.forwarded import Network, trusted_networks
 
 DEFAULT_HOST = "127.0.0.1"
 DEFAULT_PORT = 8765
@@ -20,9 +21,13 @@ class Settings:
     port: int = DEFAULT_PORT
     data_dir: Path = DEFAULT_DATA  # where the server secret lives (unless AGON_SECRET is given)
     secret: bytes | None = None  # AGON_SECRET; else read or created in data_dir
+    previous_secret: bytes | None = None  # AGON_SECRET_PREVIOUS: still accepted after a rotation...
+    previous_until: int | None = None  # ...until AGON_SECRET_PREVIOUS_UNTIL (unix seconds)
+    jwt_public_key: bytes | None = None  # AGON_JWT_PUBLIC_KEY (PEM) or AGON_JWT_PUBLIC_KEY_FILE: operators' JWTs
     create_key: str | None = None  # AGON_CREATE_KEY: when set, creating a contest requires it
     origins: tuple[str, ...] | None = None  # AGON_ORIGINS (comma-separated); None: the server's own, or no Origin
     hosts: tuple[str, ...] | None = None  # AGON_HOSTS: names the Host header may carry; None: see host_allowed
+    trusted_proxies: tuple[Network, ...] = ()  # AGON_TRUSTED_PROXIES: whose X-Forwarded-For is believed
     max_frame: int = 64 * 1024  # bytes; a bigger frame closes the connection with 1009
     rate: float = 20.0  # frames per second a connection may send on average...
     burst: float = 60.0  # ...and at once; beyond: rate/limited, then close 1008
@@ -63,13 +68,25 @@ class Settings:
             port=port,
             data_dir=data_dir_for(store, env),
             secret=secret.encode() if secret else None,
+            previous_secret=(env.get("AGON_SECRET_PREVIOUS") or "").encode() or None,
+            previous_until=int(env["AGON_SECRET_PREVIOUS_UNTIL"]) if env.get("AGON_SECRET_PREVIOUS_UNTIL") else None,
+            jwt_public_key=_public_key(env),
             create_key=env.get("AGON_CREATE_KEY") or None,
             origins=tuple(o.strip() for o in origins.split(",") if o.strip()) if origins else None,
             hosts=tuple(h.strip().lower() for h in hosts.split(",") if h.strip()) if hosts else None,
+            trusted_proxies=trusted_networks(env.get("AGON_TRUSTED_PROXIES")),
             rate=float(env.get("AGON_RATE", cls.rate)),
             burst=float(env.get("AGON_BURST", cls.burst)),
             send_queue=int(env.get("AGON_SEND_QUEUE", cls.send_queue)),
         )
+
+
+def _public_key(env: Mapping[str, str]) -> bytes | None:
+    if env.get("AGON_JWT_PUBLIC_KEY"):
+        return env["AGON_JWT_PUBLIC_KEY"].encode()
+    if env.get("AGON_JWT_PUBLIC_KEY_FILE"):
+        return Path(env["AGON_JWT_PUBLIC_KEY_FILE"]).read_bytes()
+    return None
 
 
 def data_dir_for(store: str | None, env: Mapping[str, str]) -> Path:

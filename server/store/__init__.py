@@ -20,14 +20,16 @@ DEFAULT_SPEC = f"sqlite:{DEFAULT_PATH}"
 
 
 def open_store(spec: str) -> EventStore:
-    """``sqlite:PATH``, ``redis://...`` / ``rediss://...``, or ``memory:``."""
-    if spec.startswith(("redis://", "rediss://")):
+    """``sqlite:PATH``, ``redis://...`` / ``rediss://...``, ``redis-cluster://HOST:PORT[,...]``, or ``memory:``."""
+    if spec.startswith(("redis://", "rediss://", "redis-cluster://")):
         return RedisStore(spec)
     if spec.startswith("sqlite:"):
         return SqliteStore(spec.removeprefix("sqlite:") or DEFAULT_PATH)
     if spec == "memory:":
         return MemoryStore()
-    raise ValueError(f"unknown store spec {spec!r}: use sqlite:PATH, redis://HOST:PORT/DB or memory:")
+    raise ValueError(
+        f"unknown store spec {spec!r}: use sqlite:PATH, redis://HOST:PORT/DB, redis-cluster://HOST:PORT or memory:"
+    )
 
 
 __all__ = [

@@ -105,6 +105,14 @@ class MemoryStore:
         self._check_open()
         return sorted(self._indexes.get(index, ()))
 
+    async def remove(self, contest: str) -> None:
+        self._check_open()
+        self._events.pop(contest, None)
+        self._ids.pop(contest, None)
+        self._snapshots.pop(contest, None)
+        for key in [key for key in self._secrets if key[0] == contest]:
+            del self._secrets[key]
+
     async def ping(self) -> None:
         self._check_open()
 

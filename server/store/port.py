@@ -125,6 +125,11 @@ class EventStore(Protocol):
         """The members of the named set, sorted (empty for an unknown set)."""
         ...
 
+    async def remove(self, contest: str) -> None:
+        """Forget the contest: its events, snapshot and secrets (after an archive). Owners' indexes may
+        still name it; they are filtered by the owner secret, which is gone."""
+        ...
+
     async def ping(self) -> None:
         """Raise UnavailableError when the backend is unreachable."""
         ...

@@ -9,6 +9,11 @@ Keys of one contest share the hash tag ``{<contest>}`` so they live on one Redis
 - ``agon:{c}:notify``  channel carrying the new head version after each append
 - ``agon:index:<name>`` set of members of a named index (e.g. the contests of one owner)
 
+Against a Redis Cluster (spec ``redis-cluster://HOST:PORT[,HOST:PORT...]``, any of its nodes) the same
+keys, script and channels are used through redis-py's cluster client, which follows MOVED / ASK and
+failovers; the append script touches only the two keys of one hash tag, so one slot, and notifications use
+sharded pub/sub, delivered by the node owning the contest's slot.
+
 Pub/sub is at-most-once, so a notification only says "read now": tailing readers always read the stream
 itself, on start, on any notification newer than what they have, after every reconnect, and every
 ``poll`` seconds. They can therefore be late, but never skip or repeat a version.
@@ -20,14 +25,16 @@ import asyncio
 import contextlib
 import functools
 import logging
-from collections.abc import AsyncIterator, Callable, Iterator, Sequence
+from collections.abc import AsyncIterator, Callable, Sequence
 from typing import Any
 from urllib.parse import urlsplit
 
-from redis.asyncio import Redis
+from redis.asyncio import Redis, RedisCluster
 from redis.asyncio.client import PubSub
+from redis.asyncio.cluster import ClusterNode
 from redis.asyncio.retry import Retry
 from redis.backoff import NoBackoff
+from redis.exceptions import ClusterError, RedisClusterException, ResponseError
 from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import TimeoutError as RedisTimeoutError
 
@@ -143,6 +150,22 @@ def _record(entry: Any) -> Record:
     )
 
 
+CLUSTER_SCHEME = "redis-cluster://"
+
+
+def cluster_nodes(spec: str) -> tuple[list[ClusterNode], str]:
+    """The seed nodes of ``redis-cluster://[USER:PASSWORD@]HOST:PORT[,HOST:PORT...]`` and the password."""
+    rest = spec.removeprefix(CLUSTER_SCHEME).split("/", 1)[0]
+    credentials, _, hosts = rest.rpartition("@")
+    nodes = []
+    for host in hosts.split(","):
+        parts = urlsplit(f"//{host}")
+        if not parts.hostname:
+            raise ValueError(f"{_redacted(spec)}: {host!r} is not HOST:PORT")
+        nodes.append(ClusterNode(parts.hostname, parts.port or 6379))
+    return nodes, credentials.rpartition(":")[2]
+
+
 def _redacted(url: str) -> str:
     """The URL without its credentials, for messages."""
     parts = urlsplit(url)
@@ -157,29 +180,54 @@ class RedisStore:
     def __init__(self, url: str, *, poll: float = 1.0, sharded_pubsub: bool | None = None) -> None:
         self._url = _redacted(url)
         self._poll = poll
-        self._client = Redis.from_url(url, socket_connect_timeout=5, socket_timeout=10)
-        # Listeners get no silent retry: a dropped connection must surface so the reader catches up.
-        self._listeners = Redis.from_url(url, socket_connect_timeout=5, retry=Retry(NoBackoff(), 0))
+        self._cluster: RedisCluster | None = None
+        self._password: str | None = None
+        self._client: Redis | RedisCluster
+        if url.startswith(CLUSTER_SCHEME):
+            nodes, password = cluster_nodes(url)
+            self._password = password or None
+            self._cluster = RedisCluster(
+                startup_nodes=nodes, password=self._password, socket_connect_timeout=5, socket_timeout=10
+            )
+            self._client = self._cluster
+            self._listeners = Redis()  # unused: each tail listens on the node owning its contest's slot
+        else:
+            self._client = Redis.from_url(url, socket_connect_timeout=5, socket_timeout=10)
+            # Listeners get no silent retry: a dropped connection must surface so the reader catches up.
+            self._listeners = Redis.from_url(url, socket_connect_timeout=5, retry=Retry(NoBackoff(), 0))
         self._append_script = self._client.register_script(_APPEND)
         self._snapshot_script = self._client.register_script(_SAVE_SNAPSHOT)
         self._sharded = sharded_pubsub
         self._closed = False
         self._listed: set[str] = set()  # contests this process has added to the contests set
+        self._initializing = asyncio.Lock()
+        self._initialized = False
 
-    @contextlib.contextmanager
-    def _reachable(self) -> Iterator[None]:
+    @contextlib.asynccontextmanager
+    async def _reachable(self) -> AsyncIterator[None]:
         if self._closed:
             raise UnavailableError("store is closed")
         try:
+            if self._cluster is not None and not self._initialized:
+                # Learn the slots once before any command: concurrent first commands would each do it.
+                async with self._initializing:
+                    if not self._initialized:
+                        await self._cluster.initialize()  # the first time; later (a no-op then) ask again:
+                        await self._cluster.nodes_manager.initialize()
+                        self._initialized = True
             yield
-        except (RedisConnectionError, RedisTimeoutError, OSError) as error:
+        except (RedisConnectionError, RedisTimeoutError, ClusterError, RedisClusterException, OSError) as error:
+            self._initialized = False  # in a cluster: learn the slots again next time (a failover may move them)
             raise UnavailableError(f"redis {self._url}: {error}") from error
 
     async def _sharded_pubsub(self) -> bool:
         """Whether the server has sharded pub/sub (SPUBLISH/SSUBSCRIBE, Redis >= 7)."""
         if self._sharded is None:
-            with self._reachable():
-                info = await self._client.info("server")
+            async with self._reachable():
+                if self._cluster is not None:
+                    info = await self._cluster.info("server", target_nodes=RedisCluster.RANDOM)
+                else:
+                    info = await self._client.info("server")
             major = str(info.get("redis_version", "0")).split(".")[0]
             self._sharded = major.isdigit() and int(major) >= 7
         return self._sharded
@@ -199,7 +247,7 @@ class RedisStore:
         args: list[bytes | str | int] = [expected_version]
         for record in records:
             args += [record.event_id, record.data, record.hash, record.prev_hash]
-        with self._reachable():
+        async with self._reachable():
             reply: list[Any] = await self._append_script(
                 keys=[_key(contest, "events"), _key(contest, "ids")], args=args
             )
@@ -216,7 +264,7 @@ class RedisStore:
             raise DuplicateError(f"{reply[1]} of {len(records)} event ids are already in {contest}")
         versions = [int(v) for v in reply[1]] if status == "acked" else [r.version for r in records]
         if expected_version == 0 or contest not in self._listed:  # not one SADD per append
-            with self._reachable():
+            async with self._reachable():
                 await self._client.sadd(CONTESTS, contest)
             self._listed.add(contest)
         await self._notify(contest, max(versions))
@@ -225,14 +273,14 @@ class RedisStore:
     async def read(self, contest: str, after: int = 0, limit: int | None = None) -> list[Record]:
         if limit is not None and limit <= 0:
             return []
-        with self._reachable():
+        async with self._reachable():
             entries = await self._client.xrange(
                 _key(contest, "events"), min=f"0-{max(after, 0) + 1}", max="+", count=limit
             )
         return [_record(entry) for entry in entries or []]
 
     async def head(self, contest: str) -> int:
-        with self._reachable():
+        async with self._reachable():
             last = await self._client.xrevrange(_key(contest, "events"), count=1)
         return _version(last[0][0]) if last else 0
 
@@ -242,7 +290,8 @@ class RedisStore:
     async def _tail(self, contest: str, after: int, known: Callable[[], int]) -> AsyncIterator[Record]:
         backoff = 0.05
         while not self._closed:
-            pubsub = self._listeners.pubsub()
+            listeners = await self._listeners_for(contest)
+            pubsub = listeners.pubsub()
             try:
                 await self._listen(pubsub, _key(contest, "notify"))
                 # Listening now: from here on, read the stream whenever there may be something new.
@@ -264,11 +313,35 @@ class RedisStore:
             finally:
                 with contextlib.suppress(Exception):
                     await pubsub.aclose()  # type: ignore[no-untyped-call]
+                if listeners is not self._listeners:
+                    with contextlib.suppress(Exception):
+                        await listeners.aclose()
+
+    async def _listeners_for(self, contest: str) -> Redis:
+        """The connection to listen on: the server, or in a cluster the node now owning the contest's slot
+        (asked again after every lost connection, so a failover moves the listener with the slot)."""
+        if self._cluster is None:
+            return self._listeners
+        async with self._reachable():
+            pass  # the slots are known (learnt again after a lost connection)
+        try:
+            node = self._cluster.get_node_from_key(_key(contest, "notify"))
+        except (ClusterError, RedisClusterException, IndexError):
+            node = None
+        if node is None:
+            raise UnavailableError(f"redis {self._url}: no node serves the slot of {contest}")
+        return Redis(
+            host=str(node.host),
+            port=int(node.port),
+            password=self._password,
+            socket_connect_timeout=5,
+            retry=Retry(NoBackoff(), 0),
+        )
 
     async def _listen(self, pubsub: PubSub, channel: str) -> None:
         """Subscribe and wait (up to one poll interval) for the server to confirm it."""
         sharded = await self._sharded_pubsub()
-        with self._reachable():
+        async with self._reachable():
             if sharded:
                 await pubsub.ssubscribe(channel)
             else:
@@ -285,49 +358,85 @@ class RedisStore:
         loop = asyncio.get_running_loop()
         deadline = loop.time() + self._poll
         while (left := deadline - loop.time()) > 0:
-            with self._reachable():
+            async with self._reachable():
                 message = await pubsub.get_message(timeout=left)
             if message is not None and wanted(str(message["type"]), message["data"]):
                 return
 
     async def save_snapshot(self, contest: str, snapshot: Snapshot) -> None:
-        with self._reachable():
+        async with self._reachable():
             await self._snapshot_script(keys=[_key(contest, "snapshot")], args=[snapshot.version, snapshot.data])
 
     async def load_snapshot(self, contest: str) -> Snapshot | None:
-        with self._reachable():
+        async with self._reachable():
             version, data = await self._client.hmget(_key(contest, "snapshot"), ["version", "data"])
         return None if version is None or data is None else Snapshot(int(version), _bytes(data))
 
     async def delete_snapshots(self, contest: str) -> None:
-        with self._reachable():
+        async with self._reachable():
             await self._client.delete(_key(contest, "snapshot"))
 
     async def save_secret(self, contest: str, name: str, value: bytes) -> None:
-        with self._reachable():
+        async with self._reachable():
             await self._client.set(_key(contest, f"secret:{name}"), value)
 
     async def load_secret(self, contest: str, name: str) -> bytes | None:
-        with self._reachable():
+        async with self._reachable():
             value = await self._client.get(_key(contest, f"secret:{name}"))
         return None if value is None else _bytes(value)
 
     async def contests(self) -> list[str]:
-        with self._reachable():
+        async with self._reachable():
             members = await self._client.smembers(CONTESTS)
         return sorted(_bytes(member).decode() for member in members)
 
     async def index_add(self, index: str, member: str) -> None:
-        with self._reachable():
+        async with self._reachable():
             await self._client.sadd(f"agon:index:{index}", member)
 
     async def index_members(self, index: str) -> list[str]:
-        with self._reachable():
+        async with self._reachable():
             members = await self._client.smembers(f"agon:index:{index}")
         return sorted(_bytes(member).decode() for member in members)
 
+    async def durability(self) -> list[str]:
+        """Why acknowledged events could be lost on this Redis (every primary of a cluster): empty when the
+        append-only file is on and fsynced before each answer. A server that refuses CONFIG GET (renamed
+        command, ACL) cannot be checked, which is said rather than assumed either way."""
+        if self._cluster is None:
+            servers: list[tuple[str, Redis]] = [(self._url, self._client)]  # type: ignore[list-item]
+        else:
+            async with self._reachable():
+                primaries = self._cluster.get_primaries()
+            servers = [
+                (f"{node.host}:{node.port}", Redis(host=str(node.host), port=int(node.port), password=self._password))
+                for node in primaries
+            ]
+        warnings: list[str] = []
+        try:
+            for name, server in servers:
+                warnings += await _durability_of(name, server, self._reachable)
+        finally:
+            for _, server in servers:
+                if server is not self._client:
+                    await server.aclose()
+        return warnings
+
+    async def remove(self, contest: str) -> None:
+        pattern = _key(contest, "*")
+        server = await self._listeners_for(contest)  # in a cluster: the node owning the contest's slot
+        async with self._reachable():
+            try:
+                keys = [key async for key in server.scan_iter(match=pattern)]
+            finally:
+                if server is not self._listeners:
+                    await server.aclose()
+            for key in keys:  # one by one: in a cluster, a multi-key DEL must stay in one slot anyway
+                await self._client.delete(key)
+            await self._client.srem(CONTESTS, contest)
+
     async def ping(self) -> None:
-        with self._reachable():
+        async with self._reachable():
             await self._client.ping()
 
     async def close(self) -> None:
@@ -336,6 +445,34 @@ class RedisStore:
         self._closed = True
         await self._listeners.aclose()
         await self._client.aclose()
+
+
+async def _durability_of(
+    name: str, server: Redis, reachable: Callable[[], contextlib.AbstractAsyncContextManager[None]]
+) -> list[str]:
+    advice = "set appendonly yes and appendfsync always (see deploy/redis.conf)"
+    try:
+        async with reachable():
+            config = await server.config_get("append*")
+    except ResponseError as error:
+        return [f"redis {name}: cannot check persistence (CONFIG GET refused: {error}); make sure to {advice}"]
+    settings = {_bytes(k).decode(): _bytes(v).decode() for k, v in config.items()}
+    appendonly, appendfsync = settings.get("appendonly", "?"), settings.get("appendfsync", "?")
+    if appendonly != "yes":
+        return [
+            f"redis {name}: appendonly is {appendonly}: acknowledged events are lost if Redis stops "
+            f"(snapshots keep only some); {advice}"
+        ]
+    if appendfsync == "everysec":
+        return [
+            f"redis {name}: appendfsync is everysec: a crash of the host can lose the last second of "
+            f"acknowledged events; {advice}"
+        ]
+    if appendfsync != "always":
+        return [
+            f"redis {name}: appendfsync is {appendfsync}: a crash of the host can lose acknowledged events; {advice}"
+        ]
+    return []
 
 
 def _head_in(data: object) -> int:

@@ -308,6 +308,19 @@ class SqliteStore:
 
         return await self._run(work)
 
+    async def remove(self, contest: str) -> None:
+        def work(conn: sqlite3.Connection) -> None:
+            conn.execute("BEGIN IMMEDIATE")
+            try:
+                for table in ("events", "snapshots", "secrets"):
+                    conn.execute(f"DELETE FROM {table} WHERE contest = ?", (contest,))
+                conn.execute("COMMIT")
+            except BaseException:
+                conn.execute("ROLLBACK")
+                raise
+
+        await self._run(work)
+
     async def ping(self) -> None:
         await self._run(lambda conn: conn.execute("SELECT 1").fetchone())
 

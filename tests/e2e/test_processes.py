@@ -1,11 +1,13 @@
-"""Several `agon serve` processes on one Redis share contests: one order, no fork, same views; a process
-that loses Redis says so on /healthz and recovers when Redis is back."""
+"""Several `agon serve` processes on one Redis (or one Redis Cluster) share contests: one order, no fork, same
+views; a process that loses Redis says so on /healthz and recovers when Redis is back."""
 
 from __future__ import annotations
 
 import asyncio
 import time
 import uuid
+
+import pytest
 
 from clients.python.client import AgonClient
 from protocol.codec import decode
@@ -20,7 +22,16 @@ from tests.e2e.conftest import ServerFactory, ServerProcess
 from tests.net.duel import ARIA_WINS, ap, duel
 
 
-async def test_clients_on_two_processes_see_one_contest(agon_server: ServerFactory, redis_url: str) -> None:
+@pytest.fixture(params=["redis", "redis-cluster"])
+def shared_url(request: pytest.FixtureRequest) -> str:
+    """The store several processes share: one Redis server, or a 3-master Redis Cluster."""
+    if request.param == "redis-cluster":
+        return str(request.getfixturevalue("redis_cluster").url)
+    return str(request.getfixturevalue("redis_url"))
+
+
+async def test_clients_on_two_processes_see_one_contest(agon_server: ServerFactory, shared_url: str) -> None:
+    redis_url = shared_url
     first, second = agon_server(store=redis_url), agon_server(store=redis_url)
     gm = await AgonClient.connect(first.ws_url)
     created = await gm.create(duel(contest=f"two-{uuid.uuid4().hex[:8]}"))
@@ -61,7 +72,14 @@ async def test_clients_on_two_processes_see_one_contest(agon_server: ServerFacto
     orders = {tuple(to for _, to in mirror.patches) for mirror in mirrors}
     assert len(orders) == 1, orders
 
-    store = RedisStore(redis_url)
+    await assert_gapless_and_audited(redis_url, contest, head)
+    for client in everyone:
+        await client.close()
+
+
+async def assert_gapless_and_audited(store_url: str, contest: str, head: int) -> list[Envelope]:
+    """The stored log of ``contest``: versions 1..head without a gap, and an audit that finds nothing."""
+    store = RedisStore(store_url)
     try:
         envelopes = [decode(r.data, Envelope) for r in await store.read(contest)]
     finally:
@@ -69,8 +87,7 @@ async def test_clients_on_two_processes_see_one_contest(agon_server: ServerFacto
     assert [e.version for e in envelopes] == list(range(1, head + 1))
     report = audit(envelopes, ruleset)
     assert report.finding is None, report
-    for client in everyone:
-        await client.close()
+    return envelopes
 
 
 async def wait_health(server: ServerProcess, want: int, timeout: float = 30.0) -> None:

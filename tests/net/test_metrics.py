@@ -1,104 +1,87 @@
-"""The Prometheus text format, written by hand."""
+"""The server's metrics, kept by prometheus_client and read back the way Prometheus reads a scrape."""
 
 from __future__ import annotations
 
-import math
-
 import pytest
+from prometheus_client import CollectorRegistry
+from prometheus_client.parser import text_string_to_metric_families
 
-from server.net.metrics import Counter, Gauge, Histogram, ServerMetrics, format_value, render
-
-
-def test_counters_and_gauges() -> None:
-    commands = Counter("agon_commands_total", "Commands handled, by outcome.", ("outcome",))
-    commands.inc("ok")
-    commands.inc("ok")
-    commands.inc("refused")
-    connections = Gauge("agon_connections", "Open connections.")
-    connections.inc()
-    connections.inc()
-    connections.dec()
-    assert render([commands, connections]) == (
-        "# HELP agon_commands_total Commands handled, by outcome.\n"
-        "# TYPE agon_commands_total counter\n"
-        'agon_commands_total{outcome="ok"} 2\n'
-        'agon_commands_total{outcome="refused"} 1\n'
-        "# HELP agon_connections Open connections.\n"
-        "# TYPE agon_connections gauge\n"
-        "agon_connections 1\n"
-    )
+from server.net.metrics import CONTENT_TYPE, Counter, Gauge, Histogram, ServerMetrics
 
 
-def test_a_histogram_has_cumulative_buckets_a_sum_and_a_count() -> None:
-    latency = Histogram("agon_append_seconds", "Append latency.", buckets=(0.1, 1.0))
-    for value in (0.05, 0.1, 0.5, 3.0):
-        latency.observe(value)
-    assert latency.render() == [
-        "# HELP agon_append_seconds Append latency.",
-        "# TYPE agon_append_seconds histogram",
-        'agon_append_seconds_bucket{le="0.1"} 2',
-        'agon_append_seconds_bucket{le="1"} 3',
-        'agon_append_seconds_bucket{le="+Inf"} 4',
-        "agon_append_seconds_sum 3.65",
-        "agon_append_seconds_count 4",
-    ]
-    assert latency.count() == 4
+def scrape(metrics: ServerMetrics) -> dict[str, tuple[str, dict[tuple[str, tuple[tuple[str, str], ...]], float]]]:
+    """family name -> (type, {(sample name, labels): value}), parsed from the exposition text."""
+    return {
+        family.name: (
+            family.type,
+            {(s.name, tuple(sorted(s.labels.items()))): s.value for s in family.samples},
+        )
+        for family in text_string_to_metric_families(metrics.render())
+    }
 
 
-def test_an_empty_metric_without_labels_shows_zero() -> None:
-    assert Counter("c_total", "c").samples() == ["c_total 0"]
-    assert Histogram("h", "h", buckets=(1.0,)).samples() == [
-        'h_bucket{le="1"} 0',
-        'h_bucket{le="+Inf"} 0',
-        "h_sum 0",
-        "h_count 0",
-    ]
+def test_every_family_is_exposed_with_its_type_under_its_documented_name() -> None:
+    families = {name: kind for name, (kind, _) in scrape(ServerMetrics()).items()}
+    # prometheus_client names a counter family without its _total suffix; the samples keep it.
+    assert families == {
+        "agon_connections": "gauge",
+        "agon_connections_accepted": "counter",
+        "agon_connections_dropped": "counter",
+        "agon_frames_received": "counter",
+        "agon_commands": "counter",
+        "agon_errors": "counter",
+        "agon_followed_contests": "gauge",
+        "agon_append_seconds": "histogram",
+        "agon_fanout_seconds": "histogram",
+        "agon_store_lost_events": "counter",
+    }
+    assert CONTENT_TYPE.startswith("text/plain; version=0.0.4")
 
 
-def test_label_values_and_help_are_escaped() -> None:
-    errors = Counter("agon_errors_total", 'Errors\nby "code" \\ kind.', ("code",))
-    errors.inc('a"b\\c\nd')
-    lines = errors.render()
-    assert lines[0] == '# HELP agon_errors_total Errors\\nby "code" \\\\ kind.'
-    assert lines[2] == 'agon_errors_total{code="a\\"b\\\\c\\nd"} 1'
+def test_counts_gauges_and_histograms_read_back_as_scraped() -> None:
+    metrics = ServerMetrics()
+    metrics.commands.inc("ok")
+    metrics.commands.inc("ok")
+    metrics.commands.inc("refused")
+    metrics.connections.inc()
+    metrics.connections.inc()
+    metrics.connections.dec()
+    for value in (0.0004, 0.002, 0.3, 30.0):
+        metrics.append_seconds.observe(value)
+    scraped = scrape(metrics)
+    commands = scraped["agon_commands"][1]
+    assert commands[("agon_commands_total", (("outcome", "ok"),))] == 2
+    assert commands[("agon_commands_total", (("outcome", "refused"),))] == 1
+    assert scraped["agon_connections"][1][("agon_connections", ())] == 1
+    buckets = scraped["agon_append_seconds"][1]
+    assert buckets[("agon_append_seconds_bucket", (("le", "0.0005"),))] == 1
+    assert buckets[("agon_append_seconds_bucket", (("le", "0.0025"),))] == 2
+    assert buckets[("agon_append_seconds_bucket", (("le", "10.0"),))] == 3
+    assert buckets[("agon_append_seconds_bucket", (("le", "+Inf"),))] == 4
+    assert buckets[("agon_append_seconds_count", ())] == 4
+    assert buckets[("agon_append_seconds_sum", ())] == pytest.approx(30.3024)
+    assert (metrics.commands.value("ok"), metrics.connections.value(), metrics.append_seconds.count()) == (2, 1, 4)
 
 
-def test_values_are_written_as_prometheus_reads_them() -> None:
-    assert [format_value(v) for v in (3.0, 0.25, math.inf, -math.inf, math.nan, 1e300)] == [
-        "3",
-        "0.25",
-        "+Inf",
-        "-Inf",
-        "NaN",
-        "1e+300",
-    ]
+def test_label_values_are_escaped_and_read_back_intact() -> None:
+    metrics = ServerMetrics()
+    metrics.errors.inc('a"b\\c\nd')
+    assert scrape(metrics)["agon_errors"][1] == {("agon_errors_total", (("code", 'a"b\\c\nd'),)): 1}
+
+
+def test_two_servers_in_one_process_keep_their_own_counts() -> None:
+    first, second = ServerMetrics(), ServerMetrics()
+    first.frames.inc()
+    assert (first.frames.value(), second.frames.value()) == (1, 0)
 
 
 def test_misuse_is_refused() -> None:
+    registry = CollectorRegistry()
     with pytest.raises(ValueError):
-        Counter("c", "c").inc(amount=-1)
+        Counter(registry, "c_total", "c").inc(amount=-1)
     with pytest.raises(ValueError):
-        Counter("c", "c", ("code",)).inc()
+        Counter(registry, "d_total", "d", ("code",)).inc()
     with pytest.raises(ValueError):
-        Histogram("h", "h", buckets=(2.0, 1.0))
-
-
-def test_the_servers_metrics_render_every_family() -> None:
-    metrics = ServerMetrics()
-    metrics.append_seconds.observe(0.002)
-    text = metrics.render()
-    assert text.endswith("\n")
-    families = [line.split()[2] for line in text.splitlines() if line.startswith("# TYPE")]
-    assert families == [
-        "agon_connections",
-        "agon_connections_total",
-        "agon_connections_dropped_total",
-        "agon_frames_received_total",
-        "agon_commands_total",
-        "agon_errors_total",
-        "agon_followed_contests",
-        "agon_append_seconds",
-        "agon_fanout_seconds",
-        "agon_store_lost_events_total",
-    ]
-    assert 'agon_append_seconds_bucket{le="0.0025"} 1' in text
+        Gauge(registry, "g", "g", ("code",)).set(1)
+    with pytest.raises(ValueError):
+        Histogram(registry, "h", "h", buckets=(2.0, 1.0))

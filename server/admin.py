@@ -1,0 +1,112 @@
+"""``agon admin``: what an operator does to a running installation's store.
+
+- ``list``: every contest with its ruleset, state (running, concluded, imported), events and bytes.
+- ``archive CONTEST... --to DIR``: for each concluded contest, export its log to ``DIR/CONTEST.jsonl``,
+  verify the file (hash chain, commitments, dice, fold) and that it holds exactly the stored events, and
+  only then remove the contest from the store. ``agon import DIR/CONTEST.jsonl`` brings it back read-only.
+- ``rotate-secret``: a new token secret in the data folder; the old one stays accepted for a grace period
+  (see ``server.net.auth``), so nobody is logged out by the rotation itself.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+from protocol.codec import decode
+from protocol.events import ContestCreated, Envelope
+from server.audit import open_existing, read_log
+from server.cli import UserError
+from server.engine.audit import audit
+from server.engine.contest import fold
+from server.rulesets import ruleset as ruleset_named
+from server.service import IMPORTED
+from server.store import EventStore, Record
+
+
+async def _describe(store: EventStore, contest: str, records: list[Record]) -> dict[str, Any]:
+    envelopes = [decode(r.data, Envelope) for r in records]
+    created = envelopes[0].event
+    if not isinstance(created, ContestCreated):
+        raise UserError(f"{contest}: the log does not start with the contest's creation")
+    state = fold(ruleset_named(created.ruleset), envelopes)
+    if await store.load_secret(contest, IMPORTED) is not None:
+        status = "imported"
+    else:
+        status = "concluded" if state.concluded is not None else "running"
+    return {
+        "contest": contest,
+        "ruleset": created.ruleset,
+        "title": created.title,
+        "state": status,
+        "events": len(records),
+        "bytes": sum(len(r.data) for r in records),
+    }
+
+
+async def list_contests(spec: str, as_json: bool) -> int:
+    store = open_existing(spec)
+    try:
+        rows = []
+        for contest in await store.contests():
+            records = await store.read(contest)
+            if records:
+                rows.append(await _describe(store, contest, records))
+    finally:
+        await store.close()
+    if as_json:
+        for row in rows:
+            print(json.dumps(row, ensure_ascii=False))
+        return 0
+    print(f"{'CONTEST':<24} {'RULESET':<12} {'STATE':<10} {'EVENTS':>7} {'BYTES':>10}  TITLE")
+    for row in rows:
+        print(
+            f"{row['contest']:<24} {row['ruleset']:<12} {row['state']:<10} {row['events']:>7} {row['bytes']:>10}"
+            f"  {row['title']}"
+        )
+    return 0
+
+
+async def archive(spec: str, contests: list[str], folder: str) -> int:
+    target = Path(folder)
+    if not target.is_dir():
+        raise UserError(f"--to {folder}: no such folder")
+    store = open_existing(spec)
+    try:
+        for contest in contests:
+            records = await store.read(contest)
+            if not records:
+                raise UserError(f"no contest {contest!r} in the store")
+            described = await _describe(store, contest, records)
+            if described["state"] != "concluded":
+                raise UserError(f"{contest} is {described['state']}: only concluded contests are archived")
+            path = target / f"{contest}.jsonl"
+            data = b"".join(r.data + b"\n" for r in records)
+            path.write_bytes(data)
+            written = path.read_bytes()
+            envelopes, finding = read_log(written)
+            finding = finding or audit(envelopes, ruleset_named).finding
+            if finding is not None or written != data or len(envelopes) != len(records):
+                raise UserError(f"{contest}: the archive {path} does not verify ({finding}); nothing was removed")
+            await store.remove(contest)
+            print(
+                f"archived {contest}: {len(records)} events in {path}, verified, removed from the store "
+                f"(agon import {path} brings it back read-only)"
+            )
+    finally:
+        await store.close()
+    return 0
+
+
+def rotate_secret(data_dir: Path, grace_days: float) -> int:
+    from server.net.auth import rotate_secret_file
+
+    until = rotate_secret_file(data_dir, grace_days * 86400)
+    print(
+        f"agon admin: new token secret in {data_dir}; the previous one is accepted until {until} (UTC). "
+        "Restart every server process to use it.",
+        file=sys.stdout,
+    )
+    return 0
