@@ -26,8 +26,9 @@ def spawn(*args: str, cwd: Path) -> pexpect.spawn:
 
 
 async def expect(child: pexpect.spawn, pattern: str) -> None:
-    """Wait for ``pattern`` without blocking the event loop the test's own clients run on."""
-    await child.expect(pattern, async_=True)
+    """Wait for ``pattern`` without blocking the event loop the test's own clients run on. In a thread: with
+    pexpect's ``async_`` mode, output that arrived between two expects was missed on a loaded machine."""
+    await asyncio.to_thread(child.expect, pattern)
 
 
 async def test_a_player_declares_at_the_prompt_and_sees_the_reveal(agon_server: ServerFactory, tmp_path: Path) -> None:

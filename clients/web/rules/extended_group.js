@@ -246,9 +246,10 @@ export function GroupActions({ view, me, act }) {
   if (gm && rules.group && x && x.actor_level === "Fumble" && x.defender_level === "Fumble") {
     parts.push(html`<${ActionButton} key="group-tie" label="Both fumbled: both lose ½ the bid (group tie)" run=${() => act({ type: "extended.confirm", group_tie: true })} testid="group-tie" />`);
   }
-  if (gm && rules.phase !== "decided") {
+  // a gift comes from someone outside the contest: the GM's characters, or a player's (who then rolls it)
+  if ((gm || (typist && me.role === "player")) && rules.phase !== "decided") {
     parts.push(html`<${GiftForm} key="gift" view=${view} me=${me} act=${act} />`);
-    parts.push(html`<${GrantForm} key="grant" view=${view} act=${act} />`);
   }
+  if (gm && rules.phase !== "decided") parts.push(html`<${GrantForm} key="grant" view=${view} act=${act} />`);
   return parts.length ? html`<div class="group-actions">${parts}</div>` : null;
 }
