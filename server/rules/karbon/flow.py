@@ -45,19 +45,26 @@ def _next(state: KarbonState) -> list[k.Event]:
     return []
 
 
-def onto_stack(side: k.Side, chips: int, stack: int, why: str) -> list[k.Event]:
-    """Chips placed on a stack one by one: each time it reaches five it pays out and empties."""
+def onto_stack(side: k.Side, chips: int, contest: Running, why: str) -> list[k.Event]:
+    """Chips placed on a stack one by one: each time it reaches five it pays out and empties. Once the
+    victory track has no slot left for another mark, no more chips are placed (the contest is over)."""
     out: list[k.Event] = []
     payout: k.Payout = "break" if side == "agent" else "glitch"
-    while chips > 0:
+    stack, room = contest.stacks[side], contest.consequence - len(contest.track)
+    while chips > 0 and room > 0:
         placed = min(chips, STACK - stack)
         out.append(k.ChipsChanged(side=side, pile="stack", delta=placed, why=why))
         chips -= placed
         stack += placed
         if stack == STACK:
             out.append(k.StackPaidOut(side=side, payout=payout))
-            stack = 0
+            stack, room = 0, room - 1
     return out
+
+
+def placed(events: list[k.Event]) -> int:
+    """How many chips these events put on a stack."""
+    return sum(e.delta for e in events if isinstance(e, k.ChipsChanged) and e.pile == "stack")
 
 
 def conclude(state: KarbonState, contest: Running) -> list[k.Event]:

@@ -59,7 +59,7 @@ def roll_round(state: KarbonState, command: k.Roll, contest: Running, ctx: Conte
     if risk:
         out.extend(_risk(state, command, risk, ctx))
     peril_hits = sum(1 for f in peril if result(f) == "hit")
-    out.extend(onto_stack("narrator", peril_hits, contest.stacks["narrator"], "peril"))
+    out.extend(onto_stack("narrator", peril_hits, contest, "peril"))
     return settle(state, out)
 
 

@@ -7,7 +7,7 @@ from protocol.rulesets import karbon as k
 from server.engine.ruleset import Context
 from server.rules.karbon import codes
 from server.rules.karbon.draws import by_name, distinct_from, draw
-from server.rules.karbon.flow import onto_stack, settle
+from server.rules.karbon.flow import onto_stack, placed, settle
 from server.rules.karbon.state import KarbonState, Running, Waiting
 
 MAX_TRADE = 2  # a stunning plan trades one or two hand dice with the reserve
@@ -21,8 +21,11 @@ def stack(state: KarbonState, command: k.Stack, contest: Running) -> list[k.Even
     held = contest.chips[command.side]
     if command.chips > held:
         raise Refused(codes.NOT_ENOUGH_CHIPS, f"chips: {command.side} holds {held} chips, not {command.chips}")
-    moved = [k.ChipsChanged(side=command.side, pile="hand", delta=-command.chips, why="the test")]
-    return settle(state, [*moved, *onto_stack(command.side, command.chips, contest.stacks[command.side], "the test")])
+    stacked = onto_stack(command.side, command.chips, contest, "the test")
+    if not stacked:
+        raise Refused(codes.OUT_OF_PHASE, "the victory track is full: the contest is concluding")
+    moved = [k.ChipsChanged(side=command.side, pile="hand", delta=-placed(stacked), why="the test")]
+    return settle(state, [*moved, *stacked])
 
 
 def end_test(state: KarbonState, command: k.EndTest, contest: Running) -> list[k.Event]:

@@ -180,3 +180,17 @@ def test_server_dice_refuse_typed_faces_and_record_every_face() -> None:
     assert event.roll.source == "server"
     assert [d.face for d in event.agent + event.narrator] + event.peril == event.roll.faces
     assert len(event.agent) == 3 and len(event.narrator) == 2 and len(event.peril) == 1
+
+
+def test_once_the_track_is_full_no_more_chips_go_onto_a_stack() -> None:
+    """A one-slot track: twelve chips stacked at once pay out one glitch, not two; the rest stay in hand."""
+    table = Table()
+    table.start(["d6-1"], ["d6-2", "d6-3", "d8-1"], consequence=1)
+    table.risk()
+    table.roll({"d6-1": 5, "d6-2": 1, "d6-3": 2, "d8-1": 3})  # the narrator wins with three hits
+    table.do(GM, k.Adjust(target="narrator_hand", delta=9, reason="a correction"))
+    assert table.chips("narrator") == (12, 0)
+    events = table.events(table.do(GM, k.Stack(side="narrator", chips=12)))
+    assert [e for e in events if isinstance(e, k.StackPaidOut)] == [k.StackPaidOut(side="narrator", payout="glitch")]
+    assert table.running.track == ["O"]
+    assert table.chips("narrator") == (7, 0)  # five went onto the stack and paid out; seven never left the hand
