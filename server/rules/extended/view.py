@@ -5,6 +5,7 @@ from __future__ import annotations
 from protocol.rulesets import extended as x
 from server.engine.ruleset import Viewer
 from server.rules.extended.state import ExtendedState, Fighter
+from server.rules.questworlds.hero_points import pending_for
 
 
 def view(state: ExtendedState, viewer: Viewer) -> x.ExtendedView:
@@ -32,8 +33,7 @@ def view(state: ExtendedState, viewer: Viewer) -> x.ExtendedView:
             actor_level=exchange.actor_level,
             defender_level=exchange.defender_level,
             hero_points_spent=list(exchange.spent),
-            # Who may still spend tells who holds hero points: only the GM and each contestant's controller.
-            hero_points_pending=[c for c in exchange.eligible if viewer.omniscient or viewer.controls(c)],
+            hero_points_pending=pending_for(exchange.eligible, viewer),
         ),
         last=state.last,
         outcome=state.outcome,

@@ -5,6 +5,7 @@ from __future__ import annotations
 from protocol.rulesets import herowars as h
 from server.engine.ruleset import Viewer
 from server.rules.herowars.state import Fighter, HerowarsState
+from server.rules.questworlds.hero_points import pending_for
 
 
 def view(state: HerowarsState, viewer: Viewer) -> h.HerowarsView:
@@ -29,7 +30,7 @@ def view(state: HerowarsState, viewer: Viewer) -> h.HerowarsView:
             actor_level=exchange.actor_level,
             defender_level=exchange.defender_level,
             hero_points_spent=list(exchange.spent),
-            hero_points_pending=list(exchange.eligible),
+            hero_points_pending=pending_for(exchange.eligible, viewer),
         ),
         last=state.last,
         outcome=state.outcome,

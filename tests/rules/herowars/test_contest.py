@@ -211,3 +211,21 @@ def test_a_hero_point_raises_a_side_without_a_die_to_success_but_its_roll_is_the
     table.do(GM, h.Roll(faces=[None, 12]))
     table.do(ANN, h.SpendHeroPoint(contestant="erik"))  # Failure to Success, still no die against a 12
     assert ap(table) == {"erik": 7, "jonas": 15}  # Jonas wins Success against Success: 3 doubled, halved
+
+
+def test_only_the_gm_and_the_heros_player_see_who_may_still_spend_a_hero_point() -> None:
+    """Who may still spend tells who holds hero points, which only the GM and the controller may know."""
+    from server.engine.ruleset import Viewer
+
+    table = contest(hero_points=1)
+    erik_bids(table)
+    table.do(GM, h.Roll(faces=[17, 12]))
+    pending = {
+        name: table.rules.view(table.contest.rules, viewer).exchange.hero_points_pending
+        for name, viewer in {
+            "gm": Viewer("gm", "gm"),
+            "ann": Viewer("ann", "player", frozenset({"erik"})),
+            "spectator": Viewer("~spectator", "spectator"),
+        }.items()
+    }
+    assert pending == {"gm": ["erik"], "ann": ["erik"], "spectator": []}
