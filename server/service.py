@@ -66,7 +66,7 @@ class _SnapshotBlob(msgspec.Struct, frozen=True):
 class ContestService:
     store: EventStore
     snapshot_every: int = 50
-    max_attempts: int = 8
+    max_attempts: int = 12
     clock: Callable[[], str] = utc_now
     entropy: Callable[[int], bytes] = secrets.token_bytes
     cache_size: int = 1000
@@ -148,10 +148,12 @@ class ContestService:
                 )
                 try:
                     written = await self.store.append(contest_id, _records(envelopes), contest.version)
-                except ConflictError:
-                    # Another writer got there first, or the store lost what we hold: reload and decide again.
-                    self.forget(contest_id)
-                    await self.check_lost(contest_id, contest.version, contest.head_hash)
+                except ConflictError as conflict:
+                    # Another writer got there first, or the store lost what we hold: catch up and decide
+                    # again. The store's refusal carries what the winner appended, so the writer that lost
+                    # is ready again as soon as the winner is, and a busy writer cannot starve it.
+                    await self._catch_up(contest_id, rules, contest, conflict.tail)
+                    trust_cache = True
                     continue
                 if written != [e.version for e in envelopes]:
                     return Result(contest_id, max(written), repeated=True)
@@ -243,15 +245,36 @@ class ContestService:
             if lock is not None and not lock.locked():
                 del self._locks[evicted]
 
+    async def _catch_up(
+        self, contest_id: str, rules: Ruleset[Any], contest: Contest[Any], tail: Sequence[Record]
+    ) -> None:
+        """Fold what other writers appended after ``contest`` into the cache: ``tail`` (from the refusal)
+        when it chains onto ``contest``, else what one read of the stream brings, which also checks that the
+        stream still holds ``contest``'s head; when it does not, report the loss and drop the cache."""
+        self.forget(contest_id)
+        if contest.version <= 0:
+            return
+        if not (tail and tail[0].version == contest.version + 1 and tail[0].prev_hash == contest.head_hash):
+            records = await self.store.read(contest_id, after=contest.version - 1)
+            if not _holds(records, contest.head_hash):
+                await self._report_lost(contest_id, contest.version)
+                return
+            tail = records[1:]
+        envelopes = [decode(r.data, Envelope) for r in tail]
+        self._keep(contest_id, (rules, fold(rules, envelopes, contest) if envelopes else contest))
+
     async def check_lost(self, contest_id: str, version: int, head_hash: str) -> bool:
         """Whether the stream no longer holds ``version`` with ``head_hash`` — events this process saw
         acknowledged are gone (a store restored behind, a lagging replica). Reported loudly: an error in the
         log, ``lost`` (metric and ``/healthz``), and the ``on_lost`` hook."""
         if version <= 0:
             return False
-        at = await self.store.read(contest_id, after=version - 1, limit=1)
-        if at and (not at[0].hash or at[0].hash == head_hash):
+        if _holds(await self.store.read(contest_id, after=version - 1, limit=1), head_hash):
             return False
+        await self._report_lost(contest_id, version)
+        return True
+
+    async def _report_lost(self, contest_id: str, version: int) -> None:
         head = await self.store.head(contest_id)
         missing = max(version - head, 1)
         self.lost[contest_id] = self.lost.get(contest_id, 0) + missing
@@ -264,7 +287,6 @@ class ContestService:
         )
         if self.on_lost is not None:
             self.on_lost(contest_id, missing)
-        return True
 
     # --- internals ----------------------------------------------------------------------------------
 
@@ -314,8 +336,7 @@ class ContestService:
         except (msgspec.DecodeError, msgspec.ValidationError, Refused):
             log.warning("ignoring an unreadable snapshot of %s", contest_id)
             return None
-        at = await self.store.read(contest_id, after=snapshot.version - 1, limit=1)
-        if not at or (at[0].hash and at[0].hash != contest.head_hash):
+        if not _holds(await self.store.read(contest_id, after=snapshot.version - 1, limit=1), contest.head_hash):
             # The stream does not hold the snapshot's head (it came back behind): the snapshot is of a lost history.
             log.warning("ignoring a snapshot of %s at %d that the stream does not hold", contest_id, snapshot.version)
             return None
@@ -331,6 +352,11 @@ def _records(envelopes: Sequence[Envelope]) -> list[Record]:
         Record(version=e.version, event_id=e.event_id, data=encode(e), hash=e.hash, prev_hash=e.prev_hash)
         for e in envelopes
     ]
+
+
+def _holds(records: Sequence[Record], head_hash: str) -> bool:
+    """Whether ``records`` (read from a version on) start with the event whose hash is ``head_hash``."""
+    return bool(records) and (not records[0].hash or records[0].hash == head_hash)
 
 
 def _created_ruleset(envelope: Envelope) -> str:

@@ -92,3 +92,21 @@ async def test_two_gms_rewinding_at_once_leave_one_order(two: tuple[ContestServi
         c for c, r in zip(("rewind-a", "rewind-b"), results, strict=True) if not isinstance(r, str)
     )
     assert stored  # at least one rewind took effect
+
+
+async def test_two_writers_sending_one_command_after_another_are_never_turned_away(
+    two: tuple[ContestService, ContestService],
+) -> None:
+    """Two GMs on two processes adjusting at full speed: the slower one is never starved into a refusal."""
+    contest = await started(two)
+
+    async def adjust(service: ContestService, who: str) -> list[int]:
+        return [
+            (await service.execute(contest, GM, f"{who}-{i}", x.Adjust(contestant="aria", delta=1, reason=who))).version
+            for i in range(40)
+        ]
+
+    first, second = await asyncio.gather(adjust(two[0], "a"), adjust(two[1], "b"))
+    assert len(set(first + second)) == 80
+    envelopes = await clean_log(two[0], contest)
+    assert sum(1 for e in envelopes if e.command_id.startswith(("a-", "b-"))) == 80

@@ -7,6 +7,7 @@ from collections.abc import AsyncIterator, Callable, Sequence
 from server.store.batch import check_batch, check_head, check_retry
 from server.store.fanout import PAGE, Bell, tail
 from server.store.port import (
+    CONFLICT_TAIL,
     ConflictError,
     DuplicateError,
     Record,
@@ -42,7 +43,10 @@ class MemoryStore:
         if stored:
             raise DuplicateError(f"{len(stored)} of {len(records)} event ids are already in {contest}")
         if len(events) != expected_version:
-            raise ConflictError(f"{contest} is at version {len(events)}, not {expected_version}")
+            raise ConflictError(
+                f"{contest} is at version {len(events)}, not {expected_version}",
+                events[expected_version : expected_version + CONFLICT_TAIL],
+            )
         check_head(contest, events[-1].hash if events else "", records)
         events.extend(records)
         ids.update((r.event_id, r.version) for r in records)

@@ -42,9 +42,21 @@ class StoreError(Exception):
 
 
 class ConflictError(StoreError):
-    """The stream is not at the expected version: reload and decide again."""
+    """The stream is not at the expected version: reload and decide again.
+
+    ``tail``: when the stream had simply moved on, the records after the expected version that the store
+    returned with the refusal (at most ``CONFLICT_TAIL`` of them; empty when it could not say), so that the
+    writer that lost the race can decide again without another round trip."""
 
     code = "store/conflict"
+
+    def __init__(self, message: str, tail: Sequence[Record] = ()) -> None:
+        super().__init__(message)
+        self.tail = list(tail)
+
+
+CONFLICT_TAIL = 64
+"""The most records a ConflictError carries: a writer further behind reads the stream."""
 
 
 class DuplicateError(StoreError):

@@ -41,6 +41,7 @@ from redis.exceptions import TimeoutError as RedisTimeoutError
 from server.store.batch import check_batch
 from server.store.fanout import PAGE
 from server.store.port import (
+    CONFLICT_TAIL,
     ConflictError,
     DuplicateError,
     Record,
@@ -60,12 +61,13 @@ writer that dies between the two is repaired by its retry."""
 
 _APPEND = """
 -- KEYS[1]: the contest's stream; KEYS[2]: its event-id index (event_id -> version).
--- ARGV[1]: the expected version; then event id, data, hash and prev_hash of each record, in order.
+-- ARGV[1]: the expected version; then event id, data, hash and prev_hash of each record, in order; last,
+-- how many stored records a conflict returns.
 -- Returns {'acked', {versions}} when every id is already stored with the same content (nothing written),
 -- {'other', id} when an id is stored with other content, {'duplicate', n} when n but not all ids are
--- stored, {'conflict', head} when the stream is not at the expected version, {'forked', head} when its
--- head's hash is not the batch's prev_hash, else appends the batch as versions expected+1.. and returns
--- {'appended', head}.
+-- stored, {'conflict', head, records after the expected version} when the stream is not at the expected
+-- version, {'forked', head} when its head's hash is not the batch's prev_hash, else appends the batch as
+-- versions expected+1.. and returns {'appended', head}.
 local function field(fields, name)
   for j = 1, #fields, 2 do
     if fields[j] == name then return fields[j + 1] end
@@ -73,7 +75,7 @@ local function field(fields, name)
   return ''
 end
 local expected = tonumber(ARGV[1])
-local count = (#ARGV - 1) / 4
+local count = (#ARGV - 2) / 4
 local stored = {}
 for i = 1, count do
   local version = redis.call('HGET', KEYS[2], ARGV[4 * i - 2])
@@ -95,7 +97,9 @@ if #stored > 0 then return {'duplicate', #stored} end
 local last = redis.call('XREVRANGE', KEYS[1], '+', '-', 'COUNT', 1)
 local head = 0
 if #last > 0 then head = tonumber(string.match(last[1][1], '%-(%d+)$')) end
-if head ~= expected then return {'conflict', head} end
+if head ~= expected then
+  return {'conflict', head, redis.call('XRANGE', KEYS[1], '0-' .. (expected + 1), '+', 'COUNT', ARGV[#ARGV])}
+end
 if #last > 0 then
   local head_hash = field(last[1][2], 'hash')
   if head_hash ~= '' and head_hash ~= ARGV[5] then return {'forked', head} end
@@ -136,6 +140,12 @@ def _bytes(value: object) -> bytes:
 
 def _version(entry_id: object) -> int:
     return int(_bytes(entry_id).rpartition(b"-")[2])
+
+
+def _scripted_record(entry: Any) -> Record:
+    """A stream entry as a script returns it: its fields a flat list of names and values."""
+    entry_id, flat = entry
+    return _record((entry_id, dict(zip(flat[::2], flat[1::2], strict=True))))
 
 
 def _record(entry: Any) -> Record:
@@ -247,13 +257,16 @@ class RedisStore:
         args: list[bytes | str | int] = [expected_version]
         for record in records:
             args += [record.event_id, record.data, record.hash, record.prev_hash]
+        args.append(CONFLICT_TAIL)
         async with self._reachable():
             reply: list[Any] = await self._append_script(
                 keys=[_key(contest, "events"), _key(contest, "ids")], args=args
             )
         status = reply[0].decode()
         if status == "conflict":
-            raise ConflictError(f"{contest} is at version {reply[1]}, not {expected_version}")
+            raise ConflictError(
+                f"{contest} is at version {reply[1]}, not {expected_version}", [_scripted_record(e) for e in reply[2]]
+            )
         if status == "forked":
             raise ConflictError(
                 f"{contest}: the stored head's hash is not the batch's prev_hash (another history took this version)"

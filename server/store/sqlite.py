@@ -26,6 +26,7 @@ from typing import TypeVar
 from server.store.batch import check_batch, check_head, check_retry
 from server.store.fanout import PAGE, Bell, tail
 from server.store.port import (
+    CONFLICT_TAIL,
     ConflictError,
     DuplicateError,
     Record,
@@ -385,7 +386,10 @@ def _append_one(conn: sqlite3.Connection, contest: str, records: Sequence[Record
     if stored:
         raise DuplicateError(f"{len(stored)} of {len(records)} event ids are already in {contest}")
     if head != expected:
-        raise ConflictError(f"{contest} is at version {head}, not {expected}")
+        tail = conn.execute(
+            f"{_SELECT} WHERE contest = ? AND version > ? ORDER BY version LIMIT ?", (contest, expected, CONFLICT_TAIL)
+        )
+        raise ConflictError(f"{contest} is at version {head}, not {expected}", [_record(row) for row in tail])
     check_head(contest, head_hash, records)
     raise ConflictError(f"{contest}: the batch cannot be stored")  # pragma: no cover - check_head raised
 
