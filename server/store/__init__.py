@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from server.store.memory import MemoryStore
 from server.store.port import (
+    CONFLICT_TAIL,
     BadBatchError,
     ConflictError,
     DuplicateError,
@@ -33,6 +34,7 @@ def open_store(spec: str) -> EventStore:
 
 
 __all__ = [
+    "CONFLICT_TAIL",
     "DEFAULT_SPEC",
     "BadBatchError",
     "ConflictError",

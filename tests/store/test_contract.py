@@ -16,6 +16,7 @@ import pytest
 from redis.asyncio import Redis, RedisCluster
 
 from server.store import (
+    CONFLICT_TAIL,
     BadBatchError,
     ConflictError,
     DuplicateError,
@@ -157,6 +158,22 @@ async def test_wrong_expected_version_conflicts_and_writes_nothing(store: EventS
         assert caught.value.code == "store/conflict"
     assert await store.read(contest) == stored
     assert await store.head(contest) == 2
+
+
+async def test_a_writer_behind_learns_what_it_missed_from_the_conflict(store: EventStore, contest: str) -> None:
+    """The refusal carries the records after the writer's version (bounded), so it can decide again at once."""
+    stored = chained(1, 70)
+    await store.append(contest, stored[:5], 0)
+    await store.append(contest, stored[5:], 5)
+    for behind in (0, 3, 69):
+        with pytest.raises(ConflictError) as caught:
+            await store.append(
+                contest, chained(behind + 1, 1, prev_hash=stored[behind - 1].hash if behind else ""), behind
+            )
+        assert caught.value.tail == stored[behind : behind + CONFLICT_TAIL]
+    with pytest.raises(ConflictError) as caught:  # ahead of the stream: nothing to learn
+        await store.append(contest, run(72, 1), 71)
+    assert caught.value.tail == []
 
 
 async def test_batch_that_does_not_continue_the_expected_version_is_refused(store: EventStore, contest: str) -> None:
