@@ -3,7 +3,7 @@
 // link, applies every patch with fast-json-patch, checks each view_hash (asking for a fresh view on a
 // mismatch), prints the contest as it changes, and resumes after a lost connection.
 //
-//   node --experimental-websocket spectator.mjs 'http://127.0.0.1:8765/#agon1....' [--until-concluded] [--final]
+//   node --experimental-websocket spectator.mjs 'http://127.0.0.1:8765/#t=eyJ....' [--until-concluded] [--final]
 //
 // --until-concluded  exit once the contest is concluded
 // --final            on exit, print the last view as one line: FINAL <canonical JSON>
@@ -15,8 +15,10 @@ const { applyPatch } = fastJsonPatch;
 
 // --- the link and the token ------------------------------------------------------------------------------
 
+// A token is a JWT (header.claims.signature, each base64url; the header is JSON, so it starts "eyJ"), or an
+// "agon1." token of Agon 0.1. Its claims are readable by anyone; only the server can check the signature.
 export function parseLink(link) {
-  const match = /agon1\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+/.exec(link.split("#")[1] ?? "");
+  const match = /(?:agon1|eyJ[A-Za-z0-9_-]*)\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+/.exec(link.split("#")[1] ?? "");
   if (!match) throw new Error("the link holds no token after '#': copy the whole invitation link");
   const token = match[0];
   const claims = JSON.parse(Buffer.from(token.split(".")[1], "base64url").toString("utf8"));

@@ -1,9 +1,10 @@
 """Invitation links and tokens: where the server is and which contest a token opens, read from the token.
 
-A token is ``agon1.<claims>.<signature>``; its claims are unpadded base64url JSON
-(``{"contest": ..., "exp": ..., "role": ..., "seat": ...}``), readable by anyone holding it (only the server
-can check the signature). An invitation link carries the token in its fragment, which browsers never send
-to a server: ``http://HOST:PORT/#agon1....`` (or ``#token=agon1....`` among other fragment parameters).
+A token is a JWT, ``<header>.<claims>.<signature>`` (``eyJ...``), or an ``agon1.<claims>.<signature>`` token
+of Agon 0.1; its claims are unpadded base64url JSON (``{"contest": ..., "role": ..., "seat": ..., "exp":
+...}``), readable by anyone holding it (only the server can check the signature). An invitation link carries
+the token in its fragment, which browsers never send to a server: ``http://HOST:PORT/#t=eyJ...`` (or
+``#token=...`` among other fragment parameters, or the bare token after ``#``).
 """
 
 from __future__ import annotations
@@ -19,7 +20,7 @@ import msgspec
 from protocol.messages import TokenRole
 
 TOKEN = re.compile(r"(?:agon1|eyJ[A-Za-z0-9_-]*)\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+")
-"""Agon's own token, or a JWT an operator's site minted (its header is JSON: base64url ``eyJ...``)."""
+"""A JWT (its header is JSON: base64url ``eyJ...``), or an ``agon1.`` token of Agon 0.1."""
 
 
 class BadLink(ValueError):
@@ -48,7 +49,7 @@ def claims_of(token: str) -> TokenClaims:
     """The claims a token carries (not verified: only the server can verify a token)."""
     parts = token.split(".")
     if len(parts) != 3 or not (parts[0] == "agon1" or parts[0].startswith("eyJ")):
-        raise BadLink("not an Agon token (agon1.<claims>.<signature>, or a JWT)")
+        raise BadLink("not an Agon token (a JWT, eyJ...)")
     try:
         raw = base64.urlsafe_b64decode(parts[1] + "=" * (-len(parts[1]) % 4))
         return msgspec.json.decode(raw, type=TokenClaims)
@@ -74,7 +75,7 @@ def parse(link: str, server: str | None = None) -> Invitation:
     else:
         parts = urlsplit(link)
         if not parts.scheme or not parts.netloc:
-            raise BadLink(f"{link[:40]!r}: neither a token (agon1....) nor a link (http://HOST:PORT/#...)")
+            raise BadLink(f"{link[:40]!r}: neither a token (eyJ....) nor a link (http://HOST:PORT/#...)")
         fragment = parts.fragment
         named = parse_qs(fragment).get("token")
         found = named[0] if named else (m.group(0) if (m := TOKEN.search(fragment)) else None)

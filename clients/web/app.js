@@ -80,8 +80,8 @@ function OpenReplay() {
   const open = (event) => {
     event.preventDefault();
     const token = (/#t=([^&\s]+)/.exec(text)?.[1] ?? text).trim();
-    if (!token.startsWith("agon1.")) {
-      setError("Paste a GM's or an auditor's link (it contains #t=agon1.…).");
+    if (!/^(eyJ|agon1\.)[A-Za-z0-9_-]*\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+$/.test(token)) {
+      setError("Paste a GM's or an auditor's link (it contains #t= and the token).");
       return;
     }
     go(`t=${token}&replay`);

@@ -26,7 +26,7 @@ def test_the_auditor_link_opens_the_replay_viewer_in_a_browser(
     target = f"sqlite:{tmp_path / 'target' / 'b.sqlite3'}"
     server = agon_server(store=target)
     imported = agon("import", str(log), "--store", target, "--url", server.http_url, cwd=tmp_path)
-    link = re.search(r"(http://\S+#t=agon1\.\S+)", imported.stdout)
+    link = re.search(r"(http://\S+#t=eyJ\S+)", imported.stdout)
     assert link is not None, imported.stdout + imported.stderr
 
     context = browser.new_context(viewport={"width": 1280, "height": 900})

@@ -12,9 +12,12 @@ from clients.python.errors import AuthRefusal, RetryLater, RuleRefusal, refusal
 from clients.python.links import BadLink, parse, websocket_url
 from protocol.messages import Error, Resync
 from protocol.patch import view_hash
+from server.net.auth import Tokens
 
 CLAIMS = {"contest": "bridge", "exp": 1900000000, "role": "player", "seat": "ann"}
-TOKEN = "agon1." + base64.urlsafe_b64encode(json.dumps(CLAIMS).encode()).rstrip(b"=").decode() + ".c2ln"
+LEGACY = "agon1." + base64.urlsafe_b64encode(json.dumps(CLAIMS).encode()).rstrip(b"=").decode() + ".c2ln"
+"""An invitation of Agon 0.1, before tokens were JWTs."""
+TOKEN = Tokens(b"a-server-secret-of-at-least-32-bytes").issue("bridge", "player", "ann", ttl=3600, gen=3)
 
 
 def frame(message: dict[str, object]) -> str:
@@ -41,12 +44,21 @@ def patch(ops: list[dict[str, object]], start: int, end: int, result: dict[str, 
     return frame(message | {"view_hash": view_hash(result)})
 
 
-def test_links_and_tokens_name_the_server_and_the_contest() -> None:
-    for link in (f"http://table.example:8765/#{TOKEN}", f"http://table.example:8765/play#token={TOKEN}&x=1"):
+@pytest.mark.parametrize("token", [TOKEN, LEGACY], ids=["jwt", "agon1"])
+def test_the_contest_and_seat_come_from_the_token_of_a_link(token: str) -> None:
+    for link in (
+        f"http://table.example:8765/#t={token}",
+        f"http://table.example:8765/#{token}",
+        f"http://table.example:8765/play#token={token}&x=1",
+        token,
+    ):
         invitation = parse(link)
-        assert invitation.server == "ws://table.example:8765/ws"
+        assert invitation.server == (None if link == token else "ws://table.example:8765/ws")
         assert (invitation.contest, invitation.claims.role, invitation.claims.seat) == ("bridge", "player", "ann")
-        assert invitation.token == TOKEN
+        assert invitation.token == token
+
+
+def test_links_and_tokens_name_the_server_and_the_contest() -> None:
     assert parse(f"https://agon.example/#{TOKEN}").server == "wss://agon.example/ws"
     bare = parse(TOKEN)
     assert bare.server is None and bare.contest == "bridge"

@@ -58,7 +58,7 @@ async def test_an_exported_log_is_imported_read_only_and_opened_by_its_auditor_l
     imported = agon("import", str(log), "--store", target, "--url", "http://agon.example/", cwd=tmp_path)
     assert imported.returncode == 0, imported.stderr
     assert f"stored contest {contest!r} read-only" in imported.stdout
-    match = re.search(r"http://agon\.example/#t=(agon1\.\S+)", imported.stdout)
+    match = re.search(r"http://agon\.example/#t=(eyJ\S+)", imported.stdout)
     assert match is not None, imported.stdout
     again = agon("import", str(log), "--store", target, cwd=tmp_path)
     assert again.returncode != 0 and "contest/exists" in again.stderr

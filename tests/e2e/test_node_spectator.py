@@ -37,7 +37,7 @@ async def test_the_node_spectator_ends_with_the_state_the_gm_sees(agon_server: S
         node,
         "--experimental-websocket",
         str(NODE_CLIENT / "spectator.mjs"),
-        f"{server.http_url}/#{invitations.spectator}",
+        f"{server.http_url}/#t={invitations.spectator}",
         "--until-concluded",
         "--final",
         stdout=asyncio.subprocess.PIPE,

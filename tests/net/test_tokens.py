@@ -1,16 +1,34 @@
-"""Tokens: signed claims that any process with the same secret accepts, and nothing else does."""
+"""Tokens: signed claims that any process with the same secret accepts, and nothing else does. Agon issues
+standard JWTs (HS256), and still accepts the ``agon1.`` tokens it issued before."""
 
 from __future__ import annotations
 
+import base64
+import hashlib
+import hmac
+import json
 import os
 import stat
 import threading
+import time
 from pathlib import Path
+from typing import Any
 
+import jwt
 import pytest
 
 from protocol.errors import Refused
 from server.net.auth import Claims, Tokens, server_secret
+
+
+def b64(data: bytes) -> str:
+    return base64.urlsafe_b64encode(data).rstrip(b"=").decode()
+
+
+def legacy(secret: bytes, claims: dict[str, Any]) -> str:
+    """An ``agon1.`` token as Agon 0.1 issued it: sorted compact JSON claims, HMAC-SHA256 over ``agon1.<claims>``."""
+    signed = "agon1." + b64(json.dumps(claims, sort_keys=True, separators=(",", ":")).encode())
+    return f"{signed}.{b64(hmac.new(secret, signed.encode(), hashlib.sha256).digest())}"
 
 
 class Clock:
@@ -25,8 +43,28 @@ def test_a_token_carries_contest_role_seat_and_expiry() -> None:
     clock = Clock()
     tokens = Tokens(b"secret", clock)
     token = tokens.issue("duel", "player", "ann", ttl=60)
-    assert token.startswith("agon1.") and token.count(".") == 2
     assert tokens.verify(token) == Claims(contest="duel", role="player", seat="ann", exp=int(clock.now) + 60)
+
+
+def test_an_issued_token_is_a_standard_hs256_jwt_with_the_documented_claims_only() -> None:
+    secret = b"a-secret-an-operators-site-shares-with-agon"
+    token = Tokens(secret).issue("duel", "player", "ann", ttl=600, gen=2)
+    assert jwt.get_unverified_header(token) == {"alg": "HS256"}  # no "typ": every character counts in a QR code
+    claims = jwt.decode(token, secret, algorithms=["HS256"])  # what any JWT library reads, with the secret
+    assert claims == {"contest": "duel", "role": "player", "seat": "ann", "gen": 2, "exp": claims["exp"]}
+    assert abs(claims["exp"] - (time.time() + 600)) < 5
+    first = jwt.decode(Tokens(secret).issue("duel", "gm", "gm", ttl=600), secret, algorithms=["HS256"])
+    assert "gen" not in first  # generation 0, the first invitation of a seat, is left out
+
+
+def test_a_jwt_costs_at_most_16_characters_more_than_an_agon1_token_even_at_the_longest() -> None:
+    """Invitation links carry the token in a URL fragment and a QR code: the JWT adds only its header."""
+    secret = b"s" * 64
+    contest, seat = "c" * 64, "s" * 64  # the longest ids the protocol allows
+    token = Tokens(secret).issue(contest, "spectator", seat, ttl=365 * 24 * 3600, gen=999_999)
+    claims = jwt.decode(token, secret, algorithms=["HS256"])
+    assert len(token) <= len(legacy(secret, claims)) + 16
+    assert len(token) < 360
 
 
 def test_another_process_with_the_same_secret_accepts_it() -> None:
@@ -55,28 +93,71 @@ def test_a_token_expires() -> None:
     "mangle",
     [
         lambda t: t + "x",
-        lambda t: t.replace("agon1.", "agon2."),
+        lambda t: b64(b'{"alg":"none"}') + "." + t.split(".")[1] + ".",
+        lambda t: b64(b'{"alg":"HS384"}') + "." + t.split(".", 1)[1],
+        lambda t: (
+            t.split(".")[0]
+            + "."
+            + b64(b'{"contest":"duel","exp":9999999999,"role":"gm","seat":"gm"}')
+            + "."
+            + t.split(".")[2]
+        ),
         lambda t: ".".join(t.split(".")[:2]),
         lambda t: t.split(".")[0] + "." + t.split(".")[1][::-1] + "." + t.split(".")[2],
         lambda t: t[:-3] + ("AAA" if not t.endswith("AAA") else "BBB"),
         lambda t: "",
         lambda t: "agon1.é.é",
         lambda t: "agon1..",
+        lambda t: "é.é.é",
+        lambda t: "..",
     ],
 )
-def test_a_tampered_token_is_a_bad_token(mangle: object) -> None:
+@pytest.mark.parametrize("kind", ["jwt", "agon1"])
+def test_a_tampered_token_is_a_bad_token(mangle: object, kind: str) -> None:
     tokens = Tokens(b"secret")
-    token = tokens.issue("duel", "player", "ann", ttl=60)
+    if kind == "jwt":
+        token = tokens.issue("duel", "player", "ann", ttl=60)
+    else:
+        token = legacy(b"secret", {"contest": "duel", "exp": int(time.time()) + 60, "role": "player", "seat": "ann"})
+    assert tokens.verify(token).seat == "ann"
     with pytest.raises(Refused) as refused:
         tokens.verify(mangle(token))  # type: ignore[operator]
     assert refused.value.code == "auth/bad_token"
 
 
-def test_signed_claims_that_are_not_claims_are_a_bad_token() -> None:
-    import base64
-    import hashlib
-    import hmac
+def test_agon1_tokens_issued_before_the_upgrade_are_still_accepted_until_they_expire() -> None:
+    clock = Clock()
+    tokens = Tokens(b"secret", clock)
+    claims = {"contest": "duel", "exp": int(clock.now) + 60, "gen": 1, "role": "player", "seat": "ann"}
+    assert tokens.verify(legacy(b"secret", claims)) == Claims(
+        contest="duel", role="player", seat="ann", exp=int(clock.now) + 60, gen=1
+    )
+    with pytest.raises(Refused) as forged:
+        tokens.verify(legacy(b"another-secret", claims))
+    assert forged.value.code == "auth/bad_token"
+    clock.now += 60
+    with pytest.raises(Refused) as expired:
+        tokens.verify(legacy(b"secret", claims))
+    assert expired.value.code == "auth/expired_token"
 
+
+@pytest.mark.parametrize("kind", ["jwt", "agon1"])
+def test_tokens_of_a_rotated_secret_are_accepted_during_its_grace_period_only(kind: str) -> None:
+    clock = Clock()
+    old, new = b"the-secret-before-the-rotation", b"the-secret-after-the-rotation"
+    if kind == "jwt":
+        token = Tokens(old, clock).issue("duel", "gm", "gm", ttl=3600)
+    else:
+        token = legacy(old, {"contest": "duel", "exp": int(clock.now) + 3600, "role": "gm", "seat": "gm"})
+    rotated = Tokens(new, clock, previous=[(old, int(clock.now) + 60)])
+    assert rotated.verify(token).role == "gm"
+    clock.now += 60
+    with pytest.raises(Refused) as refused:
+        rotated.verify(token)
+    assert refused.value.code == "auth/bad_token"
+
+
+def test_signed_claims_that_are_not_claims_are_a_bad_token() -> None:
     body = base64.urlsafe_b64encode(b'{"contest": 1}').rstrip(b"=").decode()
     signed = f"agon1.{body}"
     signature = hmac.new(b"secret", signed.encode(), hashlib.sha256).digest()
@@ -120,16 +201,25 @@ def other_spellings(segment: str) -> list[str]:
     return spellings
 
 
-def test_only_the_canonical_spelling_of_a_token_is_accepted() -> None:
+@pytest.mark.parametrize("seat", ["ann", "anna", "annie", "~spectator"])  # every length modulo 3 of a segment
+@pytest.mark.parametrize("kind", ["jwt", "agon1"])
+def test_only_the_canonical_spelling_of_a_token_is_accepted(kind: str, seat: str) -> None:
     tokens = Tokens(b"secret")
-    token = tokens.issue("duel", "player", "ann", ttl=60)
-    prefix, claims, signature = token.split(".")
-    variants = [f"{prefix}.{spelled}.{signature}" for spelled in other_spellings(claims)]
-    variants += [f"{prefix}.{claims}.{spelled}" for spelled in other_spellings(signature)]
-    assert len(variants) >= 4
+    if kind == "jwt":
+        token = tokens.issue("duel", "player", seat, ttl=60)
+    else:
+        token = legacy(b"secret", {"contest": "duel", "exp": int(time.time()) + 60, "role": "player", "seat": seat})
+    segments = token.split(".")
+    variants = [
+        ".".join([*segments[:i], spelled, *segments[i + 1 :]])
+        for i, segment in enumerate(segments)
+        if kind == "jwt" or i > 0
+        for spelled in other_spellings(segment)
+    ]
+    assert len(variants) >= (6 if kind == "jwt" else 4)
     for variant in variants:
         assert variant != token
         with pytest.raises(Refused) as refused:
             tokens.verify(variant)
         assert refused.value.code == "auth/bad_token", variant
-    assert tokens.verify(token).seat == "ann"
+    assert tokens.verify(token).seat == seat
