@@ -12,7 +12,9 @@ Keys of one contest share the hash tag ``{<contest>}`` so they live on one Redis
 Against a Redis Cluster (spec ``redis-cluster://HOST:PORT[,HOST:PORT...]``, any of its nodes) the same
 keys, script and channels are used through redis-py's cluster client, which follows MOVED / ASK and
 failovers; the append script touches only the two keys of one hash tag, so one slot, and notifications use
-sharded pub/sub, delivered by the node owning the contest's slot.
+sharded pub/sub, delivered by the node owning the contest's slot. When the slot moves to another master
+(resharding), the old owner drops its sharded subscribers (``sunsubscribe``) and a reader then learns the
+slots again and listens on the new owner.
 
 Pub/sub is at-most-once, so a notification only says "read now": tailing readers always read the stream
 itself, on start, on any notification newer than what they have, after every reconnect, and every
@@ -25,7 +27,7 @@ import asyncio
 import contextlib
 import functools
 import logging
-from collections.abc import AsyncIterator, Callable, Sequence
+from collections.abc import AsyncIterator, Callable, Iterator, Sequence
 from typing import Any
 from urllib.parse import urlsplit
 
@@ -53,6 +55,10 @@ log = logging.getLogger(__name__)
 
 _Filter = Callable[[str, Any], bool]
 """Picks a pub/sub message by its type and data."""
+
+DROPPED = frozenset({"sunsubscribe", "unsubscribe"})
+"""Pub/sub messages saying the subscription ended. A reader never unsubscribes (it closes), so these come
+from the server: a master that gives up a slot drops the sharded subscribers of its channels."""
 
 CONTESTS = "agon:contests"
 """Set of contest ids. Outside any hash tag, so it cannot join the Lua append (which must only touch
@@ -355,10 +361,11 @@ class RedisStore:
         """Subscribe and wait (up to one poll interval) for the server to confirm it."""
         sharded = await self._sharded_pubsub()
         async with self._reachable():
-            if sharded:
-                await pubsub.ssubscribe(channel)
-            else:
-                await pubsub.subscribe(channel)
+            with self._slot_kept():
+                if sharded:
+                    await pubsub.ssubscribe(channel)
+                else:
+                    await pubsub.subscribe(channel)
         await self._next_message(pubsub, lambda kind, _: kind in ("subscribe", "ssubscribe"))
 
     async def _wait(self, pubsub: PubSub, after: Callable[[], int]) -> None:
@@ -372,9 +379,27 @@ class RedisStore:
         deadline = loop.time() + self._poll
         while (left := deadline - loop.time()) > 0:
             async with self._reachable():
-                message = await pubsub.get_message(timeout=left)
-            if message is not None and wanted(str(message["type"]), message["data"]):
+                with self._slot_kept():
+                    message = await pubsub.get_message(timeout=left)
+            kind = "" if message is None else str(message["type"])
+            if kind in DROPPED:
+                # The server ended the subscription: in a cluster, the contest's slot moved to another master.
+                self._initialized = False
+                raise UnavailableError(f"redis {self._url}: the subscription was dropped (the slot moved)")
+            if message is not None and wanted(kind, message["data"]):
                 return
+
+    @contextlib.contextmanager
+    def _slot_kept(self) -> Iterator[None]:
+        """A listener asking a master that no longer owns the slot (MOVED, ASK, CLUSTERDOWN) learns the slots
+        again and listens on the new owner."""
+        try:
+            yield
+        except ResponseError as error:
+            if self._cluster is None:
+                raise
+            self._initialized = False
+            raise UnavailableError(f"redis {self._url}: {error}") from error
 
     async def save_snapshot(self, contest: str, snapshot: Snapshot) -> None:
         async with self._reachable():
