@@ -124,6 +124,8 @@ class Connection:
         self._closing = True
         self._close_queued = True
         self._leave_all()
+        # The frames before the close may never leave (a peer that reads nothing): drop the socket then.
+        self._spawn(self._drop_after(self._ctx.settings.close_timeout))
 
     def _abandon(self, code: int, reason: str) -> None:
         """Close now, dropping whatever is still queued."""
@@ -142,6 +144,10 @@ class Connection:
                 await self._ws.close(code, reason)
         except TimeoutError:
             self._ws.transport.abort()
+
+    async def _drop_after(self, seconds: float) -> None:
+        await asyncio.sleep(seconds)
+        self._ws.transport.abort()
 
     def _spawn(self, work: Any) -> None:
         task: asyncio.Task[None] = asyncio.get_running_loop().create_task(work)

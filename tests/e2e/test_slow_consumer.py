@@ -12,21 +12,19 @@ import socket
 import time
 from pathlib import Path
 
-from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed
 
 from clients.python.client import AgonClient
-from protocol.codec import encode
-from protocol.messages import Follow, Hello
+from protocol.messages import Follow
 from protocol.rulesets import extended as x
 from server.net.settings import Settings
 from tests.e2e.conftest import ServerFactory, ServerProcess, http_get
 from tests.net.duel import duel
+from tests.net.slow_client import slow_client
 
 CONTESTS = 4  # busy contests the slow client follows at once
 REASON = "a long account of the wound " * 70  # ~2 KB: every patch carries it (the view's log)
 SEND_QUEUE = Settings.send_queue  # the documented bound, unchanged
-RECEIVE_BUFFER = 4096  # the slow client's SO_RCVBUF
 
 
 def metric(server: ServerProcess, name: str) -> float:
@@ -48,22 +46,6 @@ def kernel_send_buffer_max() -> int:
     return int(Path("/proc/sys/net/ipv4/tcp_wmem").read_text().split()[2])
 
 
-async def slow_client(server: ServerProcess, follow: list[Follow]) -> tuple[ClientConnection, socket.socket]:
-    """A WebSocket client on a socket with a small receive buffer whose reader stops after the welcomes."""
-    sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
-    sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, RECEIVE_BUFFER)  # before connect: the window stays small
-    sock.connect(("127.0.0.1", server.port))
-    # max_queue: the client library stops reading the socket once this many frames wait unread.
-    ws = await connect(server.ws_url, sock=sock, max_queue=1, compression=None, ping_interval=None)
-    await ws.send(encode(Hello(follow=follow)).decode())
-    welcomes = 0
-    while welcomes < len(follow):
-        frame = str(await ws.recv())
-        assert '"error"' not in frame, frame
-        welcomes += '"type":"welcome"' in frame
-    return ws, sock
-
-
 async def test_a_slow_consumer_is_dropped_and_resumes_while_the_others_are_unaffected(
     agon_server: ServerFactory,
 ) -> None:
@@ -82,7 +64,7 @@ async def test_a_slow_consumer_is_dropped_and_resumes_while_the_others_are_unaff
     arrived: dict[tuple[str, int], float] = {}
     fast.on_change(lambda mirror: arrived.setdefault((mirror.contest, mirror.version), time.monotonic()))
 
-    slow, slow_socket = await slow_client(server, spectators)
+    slow, slow_socket = await slow_client(server.ws_url, server.port, spectators)
     start_versions = {f.contest: fast.mirrors[f.contest or ""].version for f in spectators}
     baseline_rss = rss_bytes(server)
     connections_before = metric(server, "agon_connections")

@@ -25,6 +25,7 @@ from server.store.port import Record, UnavailableError
 from tests.engine.table import GM
 from tests.net.conftest import Start
 from tests.net.duel import duel
+from tests.net.slow_client import slow_client
 from tests.net.test_server import get, open_duel
 
 
@@ -388,4 +389,27 @@ async def test_one_hello_refolds_at_most_refold_limit_events_in_all(start: Start
             welcomes += [message] if message["type"] == "welcome" else []
     resumed = [w for w in welcomes if w["view"] is None]
     assert len(resumed) == 1  # 27 events refolded from version 0; 27 more would pass the budget of 40: fresh views
+    await gm.close()
+
+
+async def test_a_flooding_client_that_reads_nothing_is_closed_within_the_close_timeout(start: Start) -> None:
+    # A queue that never overflows: the close after rate/limited waits behind frames that cannot leave.
+    server = await start(send_queue=100_000, close_timeout=1.0, burst=5000.0)  # the GM may play fast
+    gm, created = await open_duel(server)
+    contest = created.contest
+    others = set(server.context.connections)
+    slow, _ = await slow_client(server.ws_url, server.port, [Follow(contest, created.invitations.spectator)])
+    (follower,) = server.context.connections - others
+    reason = "a long account of the wound " * 70
+    n = 0
+    while follower._queue.qsize() < 10:  # the socket to it is full: frames wait in its queue
+        await gm.command(contest, gm_adjust(1 - 2 * (n % 2), f"{n} {reason}"))
+        n += 1
+    for i in range(5100):  # a flood: rate/limited, then a close queued behind the waiting frames
+        await slow.send(json.dumps({"type": "ping", "nonce": i}))
+    while not server.context.metrics.dropped.value("rate_limited"):
+        await asyncio.sleep(0.01)
+    async with asyncio.timeout(10):
+        await follower.finished.wait()
+    assert follower not in server.context.connections
     await gm.close()
