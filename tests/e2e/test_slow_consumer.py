@@ -82,7 +82,7 @@ async def test_a_slow_consumer_is_dropped_and_resumes_while_the_others_are_unaff
     players = [asyncio.create_task(play(gm, c)) for gm, c in zip(gms, contests, strict=True) if c is not None]
     peak_rss = baseline_rss
     dropped_at: float | None = None
-    versions_at_drop = 0
+    commands_at_drop = 0
     started = time.monotonic()
     try:
         while time.monotonic() - started < 120:
@@ -90,7 +90,7 @@ async def test_a_slow_consumer_is_dropped_and_resumes_while_the_others_are_unaff
             peak_rss = max(peak_rss, rss_bytes(server))
             if metric(server, 'agon_connections_dropped_total{reason="too_slow"}') >= 1:
                 dropped_at = time.monotonic()
-                versions_at_drop = len(acked)
+                commands_at_drop = len(acked)
                 break
         assert dropped_at is not None, f"not dropped after {len(acked)} commands"
         # The contests keep moving a little after the drop, for the others.
@@ -105,7 +105,7 @@ async def test_a_slow_consumer_is_dropped_and_resumes_while_the_others_are_unaff
     # what the two sockets' kernel buffers hold (each frame is one patch of at least the reason's size).
     patch_bytes = len(REASON)
     kernel_bytes = kernel_send_buffer_max() + slow_socket.getsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF)
-    assert versions_at_drop <= SEND_QUEUE + 2 * CONTESTS + kernel_bytes // patch_bytes
+    assert commands_at_drop <= SEND_QUEUE + 2 * CONTESTS + kernel_bytes // patch_bytes
     # ... and its connection is gone within the close timeout.
     deadline = time.monotonic() + Settings.close_timeout + 5
     while metric(server, "agon_connections") >= connections_before and time.monotonic() < deadline:
