@@ -1,5 +1,6 @@
-"""Proving runs: real ``agon serve`` processes killed with SIGKILL, ``redis-server`` killed under load,
-and a fuzzer over the frame decoder and command handling. The suite runs short versions
+"""Proving runs: real ``agon serve`` processes killed with SIGKILL, ``redis-server`` killed under load (and,
+under ``appendfsync everysec``, a power loss: its append-only file cut back to its last fsync), and a
+fuzzer over the frame decoder and command handling. The suite runs short versions
 (``tests/e2e/test_torture.py``); the long ones run from the command line and print a table::
 
     .venv/bin/python -m tests.torture [--kills 30] [--redis-kills 10] [--fuzz 1000000] [--seconds 0.6]
@@ -21,6 +22,7 @@ import random
 import shutil
 import signal
 import socket
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -53,8 +55,21 @@ from tests.net.duel import duel
 AGON = str(Path(sys.executable).with_name("agon"))
 SECRET = "torture-secret-0123456789abcdef0123"
 RETRYABLE = {"store/unavailable", "store/conflict", "server/shutting_down", "server/internal"}
+EVERYSEC_WINDOW = 1.0
+"""Redis's documented bound for ``appendfsync everysec``: the file is fsynced once a second, so a power loss
+loses about the last second of writes (a power-loss kill cuts the file back by up to this much)."""
 SEALED = "sealed-"
 """Every sealed intent's action starts with this: no frame to a spectator or to Bob may contain it."""
+
+
+@dataclass(frozen=True)
+class Loss:
+    """What one redis-server kill lost: acknowledged commands, and how far back before the kill the first of
+    them had been acknowledged."""
+
+    commands: int
+    window: float  # seconds; 0 when nothing was lost
+    cut: float = 0.0  # seconds of writes the append-only file lost (a power loss); 0 for a SIGKILL
 
 
 @dataclass
@@ -69,12 +84,16 @@ class Tally:
     slowest_frame: float = 0.0
     leaks: int = 0
     lost_acknowledged: dict[str, int] = field(default_factory=dict)  # by run (Redis everysec)
+    losses: dict[str, list[Loss]] = field(default_factory=dict)  # by run: what each redis-server kill lost
     unavailable_refusals: int = 0
     health_503_seen: bool = False
     failures: list[str] = field(default_factory=list)
 
     def table(self) -> str:
         lost = ", ".join(f"{name}: {count}" for name, count in self.lost_acknowledged.items()) or "0"
+        per_kill = [
+            (f"lost per redis-server kill, {name}", loss_figures(losses)) for name, losses in self.losses.items()
+        ]
         rows = [
             ("kills survived (agon serve, SIGKILL)", str(self.kills)),
             ("redis-server kills survived", str(self.redis_kills)),
@@ -85,6 +104,7 @@ class Tally:
             ("store/unavailable refusals during Redis outages", str(self.unavailable_refusals)),
             ("/healthz 503 seen during an outage", "yes" if self.health_503_seen else "no"),
             ("acknowledged commands lost", lost),
+            *per_kill,
             ("leaks found", str(self.leaks)),
             ("failures", str(len(self.failures))),
         ]
@@ -92,6 +112,18 @@ class Tally:
         lines = [f"| {'run':<{width}} | result |", f"|{'-' * (width + 2)}|--------|"]
         lines += [f"| {name:<{width}} | {value} |" for name, value in rows]
         return "\n".join([*lines, *(f"FAILURE: {failure}" for failure in self.failures)])
+
+
+def loss_figures(losses: list[Loss]) -> str:
+    """``kills, max and median commands lost per kill, longest window``, as the table prints it."""
+    if not losses:
+        return "no kills"
+    counts = sorted(loss.commands for loss in losses)
+    window = max(loss.window for loss in losses) * 1000
+    return (
+        f"{len(losses)} kills: max {counts[-1]}, median {statistics.median(counts):g} commands;"
+        f" window max {window:.0f} ms"
+    )
 
 
 # --- processes ------------------------------------------------------------------------------------
@@ -115,6 +147,7 @@ class Serve:
         self.env = {k: v for k, v in os.environ.items() if not k.startswith("AGON_")}
         self.env.update({"AGON_SECRET": SECRET, "AGON_RATE": "100000", "AGON_BURST": "100000", **(env or {})})
         self.process: subprocess.Popen[bytes] | None = None
+        self.reported: Report | None = None  # what it said of itself at the end of a run
 
     @property
     def url(self) -> str:
@@ -134,6 +167,25 @@ class Serve:
         if self.process is not None and self.process.poll() is None:
             self.process.send_signal(signal.SIGKILL)
             self.process.wait(timeout=10)
+
+    def report(self) -> Report:
+        """What the running process says about itself: ``/healthz``, ``/metrics``, and its log so far."""
+        bodies = []
+        for path in ("/healthz", "/metrics"):
+            try:
+                with urllib.request.urlopen(f"http://127.0.0.1:{self.port}{path}", timeout=5) as response:
+                    bodies.append(response.read().decode())
+            except urllib.error.HTTPError as error:
+                bodies.append(error.read().decode())
+        log = (self.workdir / f"agon-{self.port}.log").read_text(errors="replace")
+        return Report(json.loads(bodies[0]), bodies[1], log)
+
+
+@dataclass(frozen=True)
+class Report:
+    health: dict[str, Any]
+    metrics: str
+    log: str
 
 
 class RedisProcess:
@@ -172,6 +224,34 @@ class RedisProcess:
             self.process.send_signal(signal.SIGKILL)
             self.process.wait(timeout=10)
 
+    def aof(self) -> Path | None:
+        """The append-only file Redis writes to now (the newest incremental file of ``appendonlydir``)."""
+        files = sorted((self.workdir / "appendonlydir").glob("*.incr.aof"), key=lambda f: int(f.name.split(".")[-3]))
+        return files[-1] if files else None
+
+    async def track_aof(self, sizes: list[tuple[float, int]], stop: asyncio.Event) -> None:
+        """Record (time, size) of the append-only file every 10 ms: what a disk could hold after a power loss."""
+        while not stop.is_set():
+            aof = self.aof()
+            if aof is not None:
+                with contextlib.suppress(OSError):
+                    sizes.append((time.monotonic(), aof.stat().st_size))
+            await asyncio.sleep(0.01)
+
+    def lose_power(self, sizes: list[tuple[float, int]], since_fsync: float) -> float:
+        """SIGKILL, then cut the append-only file back to its length ``since_fsync`` seconds ago, as a power
+        loss leaves it when the last fsync was that long ago (``everysec``: at most about one second). The
+        moment of the kill."""
+        killed = time.monotonic()
+        self.kill()
+        aof = self.aof()
+        # No sample that old: the file as it was when Redis last started (it had loaded all of it).
+        kept = [size for at, size in sizes if at <= killed - since_fsync] or [size for _, size in sizes[:1]]
+        if aof is not None and kept:
+            with aof.open("r+b") as file:
+                file.truncate(min(kept[-1], aof.stat().st_size))  # Redis drops a command cut in half on load
+        return killed
+
 
 # --- scripted clients -----------------------------------------------------------------------------
 
@@ -186,7 +266,13 @@ async def reconnect(client: AgonClient, stop: asyncio.Event) -> None:
 
 
 async def acting(
-    client: AgonClient, contest: str, make: Any, acked: dict[str, int], stop: asyncio.Event, tally: Tally
+    client: AgonClient,
+    contest: str,
+    make: Any,
+    acked: dict[str, int],
+    acked_at: dict[str, float],
+    stop: asyncio.Event,
+    tally: Tally,
 ) -> None:
     """Send commands one after another; a lost connection or a retryable refusal resends the same id."""
     n = 0
@@ -196,6 +282,7 @@ async def acting(
             try:
                 ack = await client.command(contest, make(n), id=command_id, timeout=10)
                 acked[command_id] = ack.version
+                acked_at[command_id] = time.monotonic()
                 break
             except Refusal as refused:
                 if refused.code not in RETRYABLE:
@@ -234,6 +321,7 @@ class Table:
     bob: AgonClient
     spectator: AgonClient
     acked: dict[str, int] = field(default_factory=dict)
+    acked_at: dict[str, float] = field(default_factory=dict)  # command id -> when its ack arrived
 
     @property
     def clients(self) -> list[AgonClient]:
@@ -289,16 +377,51 @@ async def check_tables(tables: list[Table], store_spec: str, url: str, tally: Ta
         await store.close()
 
 
+async def stored_commands(tables: list[Table], store_spec: str) -> set[str]:
+    """The command ids whose batches the store holds now."""
+    store = open_store(store_spec)
+    try:
+        return {
+            envelope.command_id
+            for table in tables
+            for envelope in (decode(r.data, Envelope) for r in await store.read(table.contest))
+            if envelope.batch_end
+        }
+    finally:
+        await store.close()
+
+
+async def count_loss(tables: list[Table], store_spec: str, killed: float, cut: float, lost: set[str]) -> Loss:
+    """What the last kill lost: acknowledged commands the store no longer holds (and had not lost before)."""
+    acked_at = {command_id: at for table in tables for command_id, at in table.acked_at.items()}
+    now_lost = set(acked_at) - await stored_commands(tables, store_spec) - lost
+    lost |= now_lost
+    return Loss(len(now_lost), max((killed - acked_at[c] for c in now_lost), default=0.0), cut)
+
+
 async def run_tables(
-    serve: Serve, store_spec: str, tally: Tally, name: str, kills: int, pause: float, kill_redis: RedisProcess | None
+    serve: Serve,
+    store_spec: str,
+    tally: Tally,
+    name: str,
+    kills: int,
+    pause: float,
+    kill_redis: RedisProcess | None,
+    since_fsync: tuple[float, float] | None = None,
 ) -> None:
-    """Two tables play while ``kills`` processes are SIGKILLed (agon serve, or redis-server)."""
+    """Two tables play while ``kills`` processes are SIGKILLed (agon serve, or redis-server). With
+    ``since_fsync`` (a range of seconds), each redis-server kill is a power loss: its append-only file
+    loses what was written in the last ``since_fsync`` seconds. Every redis-server kill's loss is counted."""
     tables = [await open_table(serve.url) for _ in range(2)]
     stop = asyncio.Event()
-    workers = [asyncio.create_task(acting(t.gm, t.contest, adjust, t.acked, stop, tally)) for t in tables] + [
-        asyncio.create_task(acting(t.ann, t.contest, declare, t.acked, stop, tally)) for t in tables
-    ]
+    workers = [
+        asyncio.create_task(acting(t.gm, t.contest, adjust, t.acked, t.acked_at, stop, tally)) for t in tables
+    ] + [asyncio.create_task(acting(t.ann, t.contest, declare, t.acked, t.acked_at, stop, tally)) for t in tables]
     workers += [asyncio.create_task(watching(c, stop)) for t in tables for c in (t.bob, t.spectator)]
+    sizes: list[tuple[float, int]] = []
+    if kill_redis is not None:
+        workers.append(asyncio.create_task(kill_redis.track_aof(sizes, stop)))
+    lost: set[str] = set()
     try:
         for _ in range(kills):
             await asyncio.sleep(random.uniform(pause / 2, pause * 1.5))
@@ -307,12 +430,20 @@ async def run_tables(
                 await asyncio.to_thread(serve.start)
                 tally.kills += 1
             else:
-                kill_redis.kill()
+                cut = 0.0 if since_fsync is None else random.uniform(*since_fsync)
+                if since_fsync is None:
+                    killed = time.monotonic()
+                    kill_redis.kill()
+                else:
+                    killed = kill_redis.lose_power(sizes, cut)
+                sizes.clear()
                 await asyncio.sleep(0.3)
                 tally.health_503_seen |= await asyncio.to_thread(health, serve.port) == 503
                 await asyncio.sleep(0.3)
                 await asyncio.to_thread(kill_redis.start)
                 tally.redis_kills += 1
+                loss = await count_loss(tables, store_spec, killed, cut, lost)
+                tally.losses.setdefault(name, []).append(loss)
         await asyncio.sleep(pause)
     finally:
         stop.set()
@@ -348,17 +479,28 @@ async def crash_loop(store: str, kills: int, tally: Tally, workdir: Path, pause:
             redis.kill()
 
 
-async def redis_faults(fsync: str, kills: int, tally: Tally, workdir: Path, pause: float = 0.6) -> None:
-    """SIGKILL ``redis-server`` under load and restart it from its append-only file."""
+async def redis_faults(
+    fsync: str,
+    kills: int,
+    tally: Tally,
+    workdir: Path,
+    pause: float = 0.6,
+    since_fsync: tuple[float, float] | None = None,
+) -> Serve:
+    """SIGKILL ``redis-server`` under load and restart it from its append-only file (cut back by a power loss
+    with ``since_fsync``). The ``agon serve`` it ran against (stopped), whose log is in ``workdir``."""
     redis = RedisProcess(workdir, fsync)
     redis.start()
     serve = Serve(redis.url, workdir)
     serve.start()
+    name = f"redis-{fsync}" + ("-power-loss" if since_fsync is not None else "")
     try:
-        await run_tables(serve, redis.url, tally, f"redis-{fsync}", kills, pause, redis)
+        await run_tables(serve, redis.url, tally, name, kills, pause, redis, since_fsync)
+        serve.reported = await asyncio.to_thread(serve.report)
     finally:
         serve.kill()
         redis.kill()
+    return serve
 
 
 # --- fuzzing --------------------------------------------------------------------------------------
@@ -470,6 +612,14 @@ async def long_run(args: argparse.Namespace) -> Tally:
             (root / f"redis-{fsync}").mkdir()
             await redis_faults(fsync, args.redis_kills, tally, root / f"redis-{fsync}", args.seconds)
             print(f"after the {fsync} Redis run:\n{tally.table()}", file=sys.stderr, flush=True)
+        (root / "redis-power-loss").mkdir()
+        await redis_faults(
+            "everysec", args.redis_kills, tally, root / "redis-power-loss", args.seconds, (0.0, EVERYSEC_WINDOW)
+        )
+        print(f"after the everysec power-loss run:\n{tally.table()}", file=sys.stderr, flush=True)
+    for name, count in tally.lost_acknowledged.items():
+        if "everysec" not in name:  # only everysec may lose what it acknowledged
+            tally.failures.append(f"{name}: {count} acknowledged commands lost")
     await fuzz(args.fuzz, tally)
     print(f"after fuzzing:\n{tally.table()}", file=sys.stderr, flush=True)
     return tally

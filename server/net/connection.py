@@ -124,6 +124,8 @@ class Connection:
         self._closing = True
         self._close_queued = True
         self._leave_all()
+        # The frames before the close may never leave (a peer that reads nothing): drop the socket then.
+        self._spawn(self._drop_after(self._ctx.settings.close_timeout))
 
     def _abandon(self, code: int, reason: str) -> None:
         """Close now, dropping whatever is still queued."""
@@ -131,7 +133,21 @@ class Connection:
             return
         self._closing = True
         self._leave_all()
-        self._spawn(self._ws.close(code, reason))
+        self._spawn(self._close_within(code, reason))
+
+    async def _close_within(self, code: int, reason: str) -> None:
+        """The closing handshake, bounded by the close timeout; then the socket is dropped. A peer that reads
+        nothing never lets the close frame out (websockets waits for the socket to drain before its own
+        timeout starts), so without the bound its connection and buffers would stay for good."""
+        try:
+            async with asyncio.timeout(self._ctx.settings.close_timeout):
+                await self._ws.close(code, reason)
+        except TimeoutError:
+            self._ws.transport.abort()
+
+    async def _drop_after(self, seconds: float) -> None:
+        await asyncio.sleep(seconds)
+        self._ws.transport.abort()
 
     def _spawn(self, work: Any) -> None:
         task: asyncio.Task[None] = asyncio.get_running_loop().create_task(work)

@@ -34,7 +34,7 @@ from server.net.metrics import ServerMetrics
 from server.net.notices import notice_frame
 from server.net.settings import Settings
 from server.service import ContestService
-from server.store.port import EventStore
+from server.store.port import EventStore, StoreError
 
 log = logging.getLogger(__name__)
 
@@ -97,6 +97,7 @@ class ContestFeed:
         self._waiters: list[tuple[int, asyncio.Future[None]]] = []
         self._pending: list[tuple[Envelope, Any]] = []
         self._task: asyncio.Task[None] | None = None
+        self._resyncing = asyncio.Lock()
         self._attaching = 0
         self._rules: Ruleset[Any]
         self._state: Contest[Any]  # the head as published: always the end of a stored batch
@@ -203,13 +204,24 @@ class ContestFeed:
 
     async def resync(self) -> None:
         """The stream lost versions this feed published: start again from what the store holds, and send
-        every follower a fresh view (their copies describe a history that is gone)."""
-        if self._task is not None:
-            self._task.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self._task
-        await self._reload()
-        self._task = asyncio.get_running_loop().create_task(self._run(), name=f"feed:{self.contest}")
+        every follower a fresh view (their copies describe a history that is gone). A store that drops out
+        again meanwhile (Redis restarting after a crash) is tried again until it answers: the feed never
+        stays stopped. One resync at a time, so the feed never runs twice."""
+        async with self._resyncing:
+            if self._task is not None:
+                self._task.cancel()
+                with contextlib.suppress(asyncio.CancelledError):
+                    await self._task
+            backoff = 0.05
+            while True:
+                try:
+                    await self._reload()
+                    break
+                except StoreError as error:
+                    log.warning("resync of %s failed, again in %.2fs: %s", self.contest, backoff, error)
+                    await asyncio.sleep(backoff)
+                    backoff = min(backoff * 2, 2.0)
+            self._task = asyncio.get_running_loop().create_task(self._run(), name=f"feed:{self.contest}")
 
     async def _reload(self) -> None:
         self._service.forget(self.contest)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+from dataclasses import dataclass
 from typing import Any
 
 import msgspec
@@ -20,10 +21,11 @@ from server.net.http import host_allowed, origin_allowed
 from server.net.settings import Settings
 from server.service import ContestService
 from server.store.memory import MemoryStore
-from server.store.port import Record
+from server.store.port import Record, UnavailableError
 from tests.engine.table import GM
 from tests.net.conftest import Start
 from tests.net.duel import duel
+from tests.net.slow_client import slow_client
 from tests.net.test_server import get, open_duel
 
 
@@ -31,35 +33,90 @@ def gm_adjust(delta: int, reason: str) -> x.Adjust:
     return x.Adjust(contestant="orc", delta=delta, reason=reason)
 
 
-async def test_a_store_that_comes_back_behind_resyncs_the_viewers_and_is_reported(start: Start) -> None:
-    store = MemoryStore()
-    server = await start(store)
+class FlakyLoads(MemoryStore):
+    """Loading a contest's snapshot fails ``failing`` times (the store drops out again), then works."""
+
+    failing = 0
+
+    async def load_snapshot(self, contest: str) -> Any:
+        if self.failing:
+            self.failing -= 1
+            raise UnavailableError("the store dropped out again")
+        return await super().load_snapshot(contest)
+
+
+@dataclass
+class LostHead:
+    """A duel whose store came back without its last acknowledged event, with Ann watching, and a service
+    of another process ready to write a new history from there."""
+
+    gm: AgonClient
+    ann: AgonClient
+    contest: str
+    ann_token: str
+    head: int  # the version Ann saw, now lost
+    welcomes: int  # welcomes Ann had received by then
+    elsewhere: ContestService
+
+
+async def lose_the_head(server: AgonServer, store: MemoryStore) -> LostHead:
     gm, created = await open_duel(server)
-    contest = created.contest
-    ann = await AgonClient.connect(server.ws_url, follow=[Follow(contest, created.invitations.seats["ann"])])
+    contest, token = created.contest, created.invitations.seats["ann"]
+    ann = await AgonClient.connect(server.ws_url, follow=[Follow(contest, token)])
     for i in range(3):
         head = (await gm.command(contest, gm_adjust(-1, f"wound {i}"))).version
     await ann.wait_version(contest, head)
-    welcomes = len(ann.mirrors[contest].welcomes)
-
     events = store._events[contest]  # the store comes back without the last acknowledged event
     del store._ids[contest][events[-1].event_id]
     del events[-1]
-    elsewhere = ContestService(store)  # another process writes a new history from there
-    for i in range(2):
-        await elsewhere.execute(contest, GM, f"elsewhere-{i}", gm_adjust(-2, f"elsewhere {i}"))
+    elsewhere = ContestService(store)
+    await elsewhere.load(contest)
+    return LostHead(gm, ann, contest, token, head, len(ann.mirrors[contest].welcomes), elsewhere)
 
-    mirror = await ann.wait_version(contest, head + 1)
-    assert len(mirror.welcomes) > welcomes and mirror.welcomes[-1].view is not None
-    fresh = await AgonClient.connect(server.ws_url, follow=[Follow(contest, created.invitations.seats["ann"])])
+
+async def write_elsewhere(lost: LostHead) -> None:
+    for i in range(2):
+        await lost.elsewhere.execute(lost.contest, GM, f"elsewhere-{i}", gm_adjust(-2, f"elsewhere {i}"))
+
+
+async def test_a_store_that_comes_back_behind_resyncs_the_viewers_and_is_reported(start: Start) -> None:
+    store = MemoryStore()
+    server = await start(store)
+    lost = await lose_the_head(server, store)
+    contest, head = lost.contest, lost.head
+    await write_elsewhere(lost)  # another process writes a new history from the lost version
+
+    mirror = await lost.ann.wait_version(contest, head + 1)
+    assert len(mirror.welcomes) > lost.welcomes and mirror.welcomes[-1].view is not None
+    fresh = await AgonClient.connect(server.ws_url, follow=[Follow(contest, lost.ann_token)])
     assert fresh.mirrors[contest].doc == mirror.doc
     status, body = await asyncio.to_thread(get, f"{server.url}healthz")
     assert status == 200 and body["status"] == "lost_events" and body["lost_events"] == {contest: 1}
     assert "agon_store_lost_events_total 1" in server.context.metrics.render()
     # And commands through this process go on, chained to what the store holds.
-    after = await gm.command(contest, gm_adjust(-1, "after"))
+    after = await lost.gm.command(contest, gm_adjust(-1, "after"))
     assert after.version == head + 2
-    for client in (gm, ann, fresh):
+    for client in (lost.gm, lost.ann, fresh):
+        await client.close()
+
+
+async def test_a_resync_that_meets_the_store_away_tries_again_until_it_is_back(start: Start) -> None:
+    store = FlakyLoads()
+    server = await start(store)
+    lost = await lose_the_head(server, store)
+    contest, head = lost.contest, lost.head
+    store.failing = 3  # the store drops out again while this process reloads the contest for its viewers
+    await write_elsewhere(lost)
+
+    mirror = await lost.ann.wait_version(contest, head + 1, timeout=15)
+    assert store.failing == 0 and len(mirror.welcomes) > lost.welcomes
+    fresh = await AgonClient.connect(server.ws_url, follow=[Follow(contest, lost.ann_token)])
+    assert fresh.mirrors[contest].doc == mirror.doc
+    # The feed lives on: the next command reaches the viewer as a patch.
+    after = await lost.gm.command(contest, gm_adjust(-1, "after"))
+    patched = await lost.ann.wait_version(contest, after.version)
+    assert patched.doc == (await fresh.wait_version(contest, after.version)).doc
+    for client in (lost.gm, lost.ann, fresh):
         await client.close()
 
 
@@ -332,4 +389,27 @@ async def test_one_hello_refolds_at_most_refold_limit_events_in_all(start: Start
             welcomes += [message] if message["type"] == "welcome" else []
     resumed = [w for w in welcomes if w["view"] is None]
     assert len(resumed) == 1  # 27 events refolded from version 0; 27 more would pass the budget of 40: fresh views
+    await gm.close()
+
+
+async def test_a_flooding_client_that_reads_nothing_is_closed_within_the_close_timeout(start: Start) -> None:
+    # A queue that never overflows: the close after rate/limited waits behind frames that cannot leave.
+    server = await start(send_queue=100_000, close_timeout=1.0, burst=5000.0)  # the GM may play fast
+    gm, created = await open_duel(server)
+    contest = created.contest
+    others = set(server.context.connections)
+    slow, _ = await slow_client(server.ws_url, server.port, [Follow(contest, created.invitations.spectator)])
+    (follower,) = server.context.connections - others
+    reason = "a long account of the wound " * 70
+    n = 0
+    while follower._queue.qsize() < 10:  # the socket to it is full: frames wait in its queue
+        await gm.command(contest, gm_adjust(1 - 2 * (n % 2), f"{n} {reason}"))
+        n += 1
+    for i in range(5100):  # a flood: rate/limited, then a close queued behind the waiting frames
+        await slow.send(json.dumps({"type": "ping", "nonce": i}))
+    while not server.context.metrics.dropped.value("rate_limited"):
+        await asyncio.sleep(0.01)
+    async with asyncio.timeout(10):
+        await follower.finished.wait()
+    assert follower not in server.context.connections
     await gm.close()
