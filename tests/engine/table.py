@@ -9,6 +9,7 @@ from protocol.common import Actor, Seat
 from protocol.errors import Refused
 from protocol.events import Command, CreateContest, Envelope
 from protocol.rulesets import extended as x
+from protocol.rulesets import herowars as h
 from server.engine import handle
 from server.engine.contest import Contest, fold
 from server.engine.dice import Roller, seed_hash
@@ -106,6 +107,17 @@ class Table:
             assert self.contest is before and len(self.log) == length
             return exc.code
         raise AssertionError(f"{command} was accepted")
+
+    def stand(self) -> None:
+        """After a roll: each PC's player whose hero point could change nothing (or who holds none) answers
+        "let it stand", as the player page offers; a PC who could still spend one is left to decide."""
+        while (exchange := getattr(self.rules, "exchange", None)) is not None:
+            idle = [c for c in exchange.waiting if c not in exchange.eligible]
+            if not idle:
+                return
+            seat = next(s for s in self.contest.created.seats if s.role == "player" and idle[0] in s.contestants)
+            answer = x.PassHeroPoint if self.request.ruleset == "extended" else h.PassHeroPoint
+            self.do(Actor(seat.id, "player"), answer(contestant=idle[0]))
 
     @property
     def rules(self) -> Any:
