@@ -10,6 +10,7 @@ from protocol.errors import Refused
 from protocol.events import Command, CreateContest, Envelope
 from protocol.rulesets import extended as x
 from protocol.rulesets import herowars as h
+from protocol.rulesets import scored as s
 from server.engine import handle
 from server.engine.contest import Contest, fold
 from server.engine.dice import Roller, seed_hash
@@ -109,15 +110,25 @@ class Table:
         raise AssertionError(f"{command} was accepted")
 
     def stand(self) -> None:
-        """After a roll: each PC's player whose hero point could change nothing (or who holds none) answers
-        "let it stand", as the player page offers; a PC who could still spend one is left to decide."""
-        while (exchange := getattr(self.rules, "exchange", None)) is not None:
-            idle = [c for c in exchange.waiting if c not in exchange.eligible]
-            if not idle:
-                return
-            seat = next(s for s in self.contest.created.seats if s.role == "player" and idle[0] in s.contestants)
-            answer = x.PassHeroPoint if self.request.ruleset == "extended" else h.PassHeroPoint
-            self.do(Actor(seat.id, "player"), answer(contestant=idle[0]))
+        """After a roll: each PC's player who could change nothing (a hero point that would not matter, or
+        no hero or story point at all) answers "let it stand", as the player page offers; a PC who could
+        still spend one is left to decide."""
+        answer: dict[str, Any] = {
+            "extended": x.PassHeroPoint,
+            "herowars": h.PassHeroPoint,
+            "scored": s.KeepStoryPoints,
+        }
+        while (waiting := self._idle()) is not None and waiting:
+            seat = next(s for s in self.contest.created.seats if s.role == "player" and waiting[0] in s.contestants)
+            self.do(Actor(seat.id, "player"), answer[self.request.ruleset](contestant=waiting[0]))
+
+    def _idle(self) -> list[str] | None:
+        """Whose answer the rolled exchange (or simple contest) waits for, though they may spend nothing."""
+        step = getattr(self.rules, "exchange", None) or getattr(self.rules, "pending", None)
+        if step is None:
+            return None
+        may_spend = step.may_spend if hasattr(step, "may_spend") else step.eligible
+        return [c for c in step.waiting if c not in may_spend]
 
     @property
     def rules(self) -> Any:

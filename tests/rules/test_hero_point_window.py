@@ -21,6 +21,7 @@ from protocol.events import CreateContest, Declare, Envelope
 from protocol.patch import diff
 from protocol.rulesets import extended as x
 from protocol.rulesets import herowars as h
+from protocol.rulesets import scored as s
 from server.engine.views import shown_event, viewer_for
 from server.net.auth import SPECTATOR
 from server.net.notices import notice_frame
@@ -84,17 +85,17 @@ async def seen_by(request: CreateContest, play: list[tuple[Actor, Any]], who: Ac
     them, one notice per event, and the type of every event it is shown."""
     service = ContestService(MemoryStore())
     await service.create(GM, request)
-    seats = request.seats
-    viewer = viewer_for(who, seats)
-    views = [msgspec.to_builtins(await service.view("duel", who))]
+    contest = request.contest or "duel"
+    viewer = viewer_for(who, request.seats)
+    views = [msgspec.to_builtins(await service.view(contest, who))]
     for i, (actor, command) in enumerate(play):
-        await service.execute("duel", actor, f"c{i}", command)
-        views.append(msgspec.to_builtins(await service.view("duel", who)))
-    ruleset, _ = await service.load("duel")
+        await service.execute(contest, actor, f"c{i}", command)
+        views.append(msgspec.to_builtins(await service.view(contest, who)))
+    ruleset, _ = await service.load(contest)
     notices: list[Any] = []
     kinds: list[Any] = []
-    for envelope in await service.events("duel"):
-        frame = notice_frame(ruleset, None, envelope, viewer, "duel")
+    for envelope in await service.events(contest):
+        frame = notice_frame(ruleset, None, envelope, viewer, contest)
         notices.append(None if frame is None else {k: v for k, v in json.loads(frame).items() if k != "at"})
         shown = shown_event(ruleset, None, envelope, viewer)
         kinds.append(None if shown is None else type(shown).__struct_config__.tag)
@@ -131,6 +132,26 @@ async def test_a_hero_wars_contest_looks_the_same_whether_or_not_erik_holds_a_he
     for part in ("events", "notices", "patches", "views"):
         assert holding[part] == empty[part], part
     assert holding["events"].count("herowars.exchange_applied") == 1
+
+
+SCORED_PLAY: list[tuple[Actor, Any]] = [
+    (GM, s.StartRound(initiative="aria", responder="ogre")),
+    (ANN, Declare(participant="aria", payload=s.Tactic())),
+    (GM, Declare(participant="ogre", payload=s.Tactic())),
+    (GM, s.Roll(faces=[16, 5])),  # Aria misses, the Ogre hits: a story point would make it 1 – 1
+    (ANN, s.KeepStoryPoints(contestant="aria")),
+]
+
+
+@pytest.mark.parametrize("who", [WATCHER, BOB], ids=["spectator", "another player"])
+async def test_a_scored_sequence_looks_the_same_whether_or_not_aria_holds_story_points(who: Actor) -> None:
+    from tests.rules.scored.table import heroes
+
+    holding = await seen_by(heroes(story_points=2), SCORED_PLAY, who)
+    empty = await seen_by(heroes(story_points=0), SCORED_PLAY, who)
+    for part in ("events", "notices", "patches", "views"):
+        assert holding[part] == empty[part], part
+    assert holding["events"].count("scored.contest_resolved") == 1
 
 
 def test_the_exchange_waits_for_each_players_answer_and_shows_whom_it_waits_for() -> None:
