@@ -8,6 +8,10 @@ import msgspec
 
 Role = Literal["gm", "player", "spectator", "auditor"]
 DiceMode = Literal["server", "physical"]
+HeroPointWindow = Literal["always", "when_it_matters"]
+"""After a roll with a PC in it: ``always`` waits for each such PC's player to answer (let it stand, or spend a
+hero point), so nobody else can tell who holds hero points; ``when_it_matters`` waits only for a PC holding one
+that could change the result (faster, but the log's shape then tells the table who holds hero points)."""
 
 SPECTATOR = "~spectator"
 """The principal of every spectator, live or in a replay: no seat id may take it (seat ids never start with ``~``)."""

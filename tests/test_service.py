@@ -53,6 +53,7 @@ async def play_to_the_end(service: ContestService, contest: str) -> None:
     await act(ANN, Declare(participant="aria", payload=x.Intent(action="lunge", bid=5)))
     await act(GM, Declare(participant="orc", payload=x.Intent(action="swing", bid=4)))
     await act(GM, x.Roll(faces=[1, 10]))  # Critical vs Success: 5 transferred, orc 7, Aria 20 (nothing to bump)
+    await act(ANN, x.PassHeroPoint(contestant="aria"))  # Ann lets it stand
     await act(GM, x.Roll(faces=[15, 3]))  # the orc fails, Aria succeeds: the orc loses 4, now 3
     await act(ANN, x.PassHeroPoint(contestant="aria"))
     await act(ANN, Declare(participant="aria", payload=x.Intent(action="finish it", bid=15)))

@@ -6,7 +6,7 @@ from typing import Annotated, Literal
 
 import msgspec
 
-from protocol.common import Dice
+from protocol.common import Dice, HeroPointWindow
 
 BetterRoll = Literal["low", "high"]
 ActionKind = Literal["normal", "asymmetrical", "unrelated"]
@@ -65,6 +65,7 @@ class ExtendedSetup(_Msg, frozen=True, tag="extended.setup"):
     contestants: Annotated[list[Contestant], msgspec.Meta(max_length=64)]
     better_roll: BetterRoll = "low"
     players_type_faces: bool = False  # physical dice: a player may type in the faces of their own exchange
+    hero_point_window: HeroPointWindow = "always"  # whose answer a rolled exchange waits for (see docs)
 
 
 # --- the sealed declaration -------------------------------------------------------------------------
@@ -538,7 +539,8 @@ class ExchangeView(msgspec.Struct, frozen=True):
     actor_level: str
     defender_level: str
     hero_points_spent: list[str]
-    hero_points_pending: list[str]
+    hero_points_pending: list[str]  # who may still spend one, shown only to the GM and its own player
+    answers_pending: list[str] = []  # whose player must still let the result stand or spend a hero point
 
 
 class ExtendedView(msgspec.Struct, frozen=True, tag_field="type", tag="extended.view"):

@@ -7,7 +7,7 @@ from typing import Literal
 
 import msgspec
 
-from protocol.common import Dice
+from protocol.common import Dice, HeroPointWindow
 
 Phase = Literal["declaring", "ready", "rolled", "tied", "decided"]
 Case = Literal["win", "transfer", "both_failure", "both_fumble", "failure_vs_fumble", "tie"]
@@ -38,6 +38,7 @@ class HerowarsSetup(_Msg, frozen=True, tag="herowars.setup"):
     contestants: list[Contestant]
     cap_3x: bool = False  # optional rule: no loss or transfer exceeds three times the modified bid
     players_type_faces: bool = False  # physical dice: a player may type in the faces of their own exchange
+    hero_point_window: HeroPointWindow = "always"  # whose answer a rolled exchange waits for (see docs)
 
 
 # --- the sealed declaration -------------------------------------------------------------------------
@@ -215,7 +216,8 @@ class ExchangeView(msgspec.Struct, frozen=True):
     actor_level: str
     defender_level: str
     hero_points_spent: list[str]
-    hero_points_pending: list[str]
+    hero_points_pending: list[str]  # who may still spend one, shown only to the GM and its own player
+    answers_pending: list[str] = []  # whose player must still let the result stand or spend a hero point
 
 
 class HerowarsView(msgspec.Struct, frozen=True, tag_field="type", tag="herowars.view"):

@@ -7,7 +7,7 @@ from typing import Literal
 
 import msgspec
 
-from protocol.common import Dice
+from protocol.common import Dice, HeroPointWindow
 
 TacticKind = Literal["none", "gambit", "defensive"]
 Role = Literal["main", "contestant", "secondary", "supporter"]
@@ -41,6 +41,7 @@ class ScoredSetup(_Msg, frozen=True, tag="scored.setup"):
     contestants: list[Contestant]
     assist_resistance: str = "10"  # the base resistance of a beneficiary's first assist
     players_type_faces: bool = False  # physical dice: a player may type in the faces of their own rolls
+    story_point_window: HeroPointWindow = "always"  # whose answer a rolled contest waits for (see docs)
 
 
 # --- the sealed declaration -------------------------------------------------------------------------
@@ -307,7 +308,8 @@ class PendingView(msgspec.Struct, frozen=True):
     second: Party
     target: str | None
     spent: dict[str, int]
-    waiting_for: list[str]  # who may still spend story points
+    waiting_for: list[str]  # whose player must still spend story points or let the result stand
+    may_spend: list[str] = []  # who may still spend one, shown only to the GM and its own player
 
 
 class ChartPoint(msgspec.Struct, frozen=True):

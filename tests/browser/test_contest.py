@@ -62,10 +62,13 @@ def declare(page: Page, contestant: str, action: str, bid: int) -> None:
     form.get_by_role("button", name=re.compile("Seal my intent|Replace")).click()
 
 
-def faces(gm: Page, actor: int, defender: int) -> None:
+def faces(gm: Page, actor: int, defender: int, *players: Page) -> None:
+    """The GM types the faces; then each player in the exchange lets the result stand."""
     gm.get_by_test_id("face-actor").fill(str(actor))
     gm.get_by_test_id("face-defender").fill(str(defender))
     gm.get_by_role("button", name="Enter the faces").click()
+    for player in players:
+        player.get_by_role("button", name="Let it stand").click()
 
 
 def assert_nothing_sealed_leaks(page: Page, frames: Frames, who: str) -> None:
@@ -115,7 +118,7 @@ def test_a_contest_is_created_played_and_watched_in_browsers(agon_server: Server
         expect(page.get_by_test_id("intents")).to_contain_text("overhead swing")
 
     # Aria's exchange: 2 against 15, Success against Failure: the orc loses 7
-    faces(gm, 2, 15)
+    faces(gm, 2, 15, ann, bob)
     expect_ap(everyone, "orc", ["5", "5", "5", "5"])
     expect(ann.get_by_test_id("last")).to_contain_text("orc loses 7 AP")
     # the GM undoes it: every page is back where it was (the orc's AP hidden again from those not entitled)
@@ -125,7 +128,7 @@ def test_a_contest_is_created_played_and_watched_in_browsers(agon_server: Server
     gm.get_by_test_id("redo").click()  # and redoes it
     expect_ap(everyone, "orc", ["5", "5", "5", "5"])
     # the orc's exchange: 15 against 2, the orc fails: it loses its bid of 3
-    faces(gm, 15, 2)
+    faces(gm, 15, 2, ann, bob)
     expect_ap(everyone, "orc", ["2", "2", "2", "2"])
     expect(watcher.get_by_test_id("phase")).to_contain_text("Round 2")
     assert_accessible(gm, "GM console")
@@ -163,11 +166,11 @@ def test_a_contest_is_created_played_and_watched_in_browsers(agon_server: Server
     everyone = [gm, ann, bob, watcher]
 
     # the orc's exchange again, then round 2: Aria stakes everything and the orc falls
-    faces(gm, 15, 2)
+    faces(gm, 15, 2, ann, bob)
     expect_ap(everyone, "orc", ["2", "2", "2", "2"])
     declare(ann, "aria", "finish it", 15)
     declare(bob, "orc", "parry", 1)
-    faces(gm, 2, 15)
+    faces(gm, 2, 15, ann, bob)
     for page in everyone:
         expect(page.get_by_test_id("outcome")).to_contain_text("Aria wins")
     screenshot(ann, "player-outcome")

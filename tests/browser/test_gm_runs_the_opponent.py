@@ -1,7 +1,8 @@
 """A contest against an opponent the GM runs: the GM declares for it from the console, proposes a bid the
-player accepts, and a hero point is offered only when spending it could change the exchange — all of the
-player's part done by keyboard alone. A server refusal of the form is explained next to its field, and a
-spectator who arrives late gets the story so far."""
+player accepts, a hero point is offered only when spending it could change the exchange, and every roll
+waits for the player to spend one or let the result stand — all of the player's part done by keyboard
+alone. A server refusal of the form is explained next to its field, and a spectator who arrives late gets
+the story so far."""
 
 from __future__ import annotations
 
@@ -94,12 +95,19 @@ def test_the_gm_runs_the_opponent_and_a_player_plays_by_keyboard(agon_server: Se
     expect(ann.get_by_test_id("hero-aria")).to_have_text("0")
     expect(ann.get_by_test_id("last")).to_contain_text("troll loses 5 AP")
 
-    # the troll's exchange: a Critical against Aria's Success; Aria has no hero point left: nothing is asked
+    # the troll's exchange: a Critical against Aria's Success; Aria has no hero point left: Ann is asked only
+    # to let the result stand (as she would be holding one), and clicks it
     gm.get_by_test_id("face-actor").fill("1")
     gm.get_by_test_id("face-defender").fill("10")
     gm.get_by_role("button", name="Enter the faces").click()
-    expect(ann.get_by_test_id("phase")).to_contain_text("Round 2")
+    stand = ann.get_by_role("button", name="Let it stand")
+    expect(stand).to_be_visible()
     expect(ann.get_by_test_id("spend-aria")).to_have_count(0)
+    expect(gm.get_by_test_id("answers-pending")).to_contain_text("Waiting for Aria to let the result stand")
+    expect(ann.get_by_test_id("ap-aria")).to_have_text("15")  # nothing applied before Ann answers
+    stand.click()
+    expect(ann.get_by_test_id("phase")).to_contain_text("Round 2")
+    expect(ann.get_by_role("button", name="Let it stand")).to_have_count(0)
     expect(ann.get_by_test_id("ap-aria")).to_have_text("13")
 
     # a spectator arriving now gets the story so far

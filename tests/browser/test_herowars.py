@@ -57,12 +57,12 @@ def test_a_herowars_contest_is_played_in_browsers(agon_server: ServerFactory, pa
         expect(page.get_by_test_id("intents")).to_contain_text(SEALED_BID)
 
     # Erik's exchange: Success (6) against a higher Success (12): 10 doubled, halved by Jonas's Success
-    faces(gm, 6, 12)
+    faces(gm, 6, 12, ann, bob)
     expect_ap(everyone, "jonas", ["5", "5", "5"])
     expect(ann.get_by_test_id("last")).to_contain_text("Jonas loses 10 AP")
 
     # Jonas's exchange: both Critical, a tie; the GM names the result from the stated intents
-    faces(gm, 1, 1)
+    faces(gm, 1, 1, ann, bob)
     for page in everyone:
         expect(page.get_by_test_id("tied")).to_be_visible()
     expect(ann.get_by_test_id("settle-tie")).to_have_count(0)  # only the GM settles a tie
@@ -79,7 +79,7 @@ def test_a_herowars_contest_is_played_in_browsers(agon_server: ServerFactory, pa
     # Round 2: Erik fumbles against Jonas's Success: 40, capped at 30 by the optional rule
     bid(ann, "erik", "leap across", 10)
     bid(bob, "jonas", "brace", 1)
-    faces(gm, 20, 8)
+    faces(gm, 20, 8, ann, bob)
     for page in everyone:
         expect(page.get_by_test_id("outcome")).to_contain_text("Jonas wins")
         expect(page.get_by_test_id("outcome")).to_contain_text("Erik ends at -15 AP: Minor defeat, Impaired")

@@ -33,11 +33,14 @@ def seal(page: Page, contestant: str, tactic: str, action: str) -> None:
     form.get_by_role("button", name="Seal my tactic").click()
 
 
-def faces(gm: Page, first: int, second: int) -> None:
+def faces(gm: Page, first: int, second: int, *players: Page) -> None:
+    """The GM types the faces; then each player in the contest lets the result stand."""
     form = gm.get_by_test_id("roll")
     form.get_by_test_id("face-0").fill(str(first))
     form.get_by_test_id("face-1").fill(str(second))
     form.get_by_role("button", name="Enter the faces").click()
+    for player in players:
+        player.get_by_role("button", name="Let it stand").click()
 
 
 def test_two_rounds_of_a_scored_sequence_in_the_browser(agon_server: ServerFactory, pages: Pages) -> None:
@@ -57,7 +60,7 @@ def test_two_rounds_of_a_scored_sequence_in_the_browser(agon_server: ServerFacto
     assert not any("leaps from the parapet" in frame for frame in watcher_frames.received)
     seal(gm, "ogre", "none", "swings")
     expect(watcher.get_by_test_id("tactics")).to_contain_text("risky gambit — “leaps from the parapet”")
-    faces(gm, 15, 16)  # Aria's big success (2) to none: degree 2, 3 RP + 1 for her winning gambit
+    faces(gm, 15, 16, ann)  # Aria's big success (2) to none: degree 2, 3 RP + 1 for her winning gambit
     for page in (gm, ann, watcher):
         expect(page.get_by_test_id("rp-ogre")).to_have_text("4")
         expect(page.get_by_test_id("score-aria")).to_have_text("leading 4–0")
@@ -71,7 +74,7 @@ def test_two_rounds_of_a_scored_sequence_in_the_browser(agon_server: ServerFacto
     start.get_by_role("button", name="Start the round").click()
     seal(gm, "ogre", "none", "bellows")
     seal(ann, "aria", "defensive", "raises her shield")
-    faces(gm, 5, 16)  # the Ogre 1 success to none: degree 1, 2 RP − 2 for her defence: nothing lodged
+    faces(gm, 5, 16, ann)  # the Ogre 1 success to none: degree 1, 2 RP − 2 for her defence: nothing lodged
     for page in (gm, ann, watcher):
         expect(page.get_by_test_id("last")).to_contain_text("ogre beats aria: no resolution points")
         expect(page.get_by_test_id("rp-aria")).to_have_text("0")

@@ -77,9 +77,14 @@ async def test_a_two_against_three_group_contest_over_real_sockets(agon_server: 
         return docs
 
     async def roll(faces: list[int | None], passes: str | None = None) -> int:
+        """The GM rolls; each PC's player in the exchange lets the result stand (``passes``: a PC who could
+        have changed it with a hero point)."""
         version = (await gm.command(contest, x.Roll(faces=faces))).version
+        exchange = (await gm.wait_version(contest, version)).doc["rules"]["exchange"]  # type: ignore[index]
         if passes is not None:
-            version = (await bob.command(contest, x.PassHeroPoint(contestant=passes))).version
+            assert exchange is not None and passes in exchange["hero_points_pending"]
+        for c in exchange["answers_pending"] if exchange else []:
+            version = (await player[c].command(contest, x.PassHeroPoint(contestant=c))).version
         return version
 
     # Round 1: sealed declarations. Aria's intent reaches only Ann and the GM until all are in.

@@ -62,7 +62,8 @@ async def test_a_herowars_contest_is_played_to_its_outcome(agon_server: ServerFa
     # Erik's exchange: Success (6) against a higher Success (12). Ann keeps her hero point.
     rolled = await gm.command(contest, h.Roll(faces=[6, 12]))
     assert (await ann.wait_version(contest, rolled.version)).rules["exchange"]["hero_points_pending"] == ["erik"]
-    applied = await ann.command(contest, h.PassHeroPoint(contestant="erik"))
+    await ann.command(contest, h.PassHeroPoint(contestant="erik"))
+    applied = await bob.command(contest, h.PassHeroPoint(contestant="jonas"))  # Bob lets Jonas's result stand
     for mirror in await everyone_at(everyone, contest, applied.version):
         assert mirror.rules["last"]["lost"] == {"jonas": 10}  # 10 doubled by the winner, halved by the loser
     assert ap(watcher.mirrors[contest].doc or {}) == {"erik": None, "jonas": 5}  # Erik's AP has not moved
@@ -70,7 +71,8 @@ async def test_a_herowars_contest_is_played_to_its_outcome(agon_server: ServerFa
 
     # Jonas's exchange: both Critical, a tie the GM settles from the stated intents.
     await gm.command(contest, h.Roll(faces=[1, 1]))
-    tied = await ann.command(contest, h.PassHeroPoint(contestant="erik"))
+    await ann.command(contest, h.PassHeroPoint(contestant="erik"))  # a Critical: no hero point offered
+    tied = await bob.command(contest, h.PassHeroPoint(contestant="jonas"))
     for mirror in await everyone_at(everyone, contest, tied.version):
         assert mirror.rules["phase"] == "tied"
     settled = await gm.command(contest, h.SettleTie(winner="erik", loss=3, reason="Erik holds the ford"))
@@ -83,7 +85,8 @@ async def test_a_herowars_contest_is_played_to_its_outcome(agon_server: ServerFa
     await ann.command(contest, Declare(participant="erik", payload=h.Intent(action="leap", bid=10)))
     await bob.command(contest, Declare(participant="jonas", payload=h.Intent(action="brace")))
     await gm.command(contest, h.Roll(faces=[20, 8]))
-    decided = await ann.command(contest, h.PassHeroPoint(contestant="erik"))
+    await ann.command(contest, h.PassHeroPoint(contestant="erik"))
+    decided = await bob.command(contest, h.PassHeroPoint(contestant="jonas"))
     for mirror in await everyone_at(everyone, contest, decided.version):
         assert mirror.rules["last"]["lost"] == {"erik": 30} and mirror.rules["last"]["capped"] is True
         assert mirror.rules["phase"] == "decided"

@@ -50,8 +50,9 @@ async def test_the_node_spectator_ends_with_the_state_the_gm_sees(agon_server: S
 
         await ann.command(contest, Declare(participant="aria", payload=x.Intent(action="lunge", bid=5)))
         await gm.command(contest, Declare(participant="orc", payload=x.Intent(action="swing", bid=4)))
-        # Critical vs Success: the orc loses 5, and no hero point could change that
+        # Critical vs Success: the orc loses 5, and no hero point could change that; Ann lets it stand
         await gm.command(contest, x.Roll(faces=[1, 10]))
+        await ann.command(contest, x.PassHeroPoint(contestant="aria"))
         await gm.command(contest, x.Roll(faces=[15, 3]))
         await ann.command(contest, x.PassHeroPoint(contestant="aria"))
         await ann.command(contest, Declare(participant="aria", payload=x.Intent(action="finish it", bid=15)))

@@ -70,7 +70,8 @@ async def test_a_scored_sequence_is_played_to_its_end_and_its_export_replays(
     sealed = await ann.command(contest, Declare(participant="aria", payload=s.Tactic(action="parry")))
     for mirror in await settled(sealed.version):
         assert mirror.rules["tactics"]["ogre"]["tactic"] == "gambit"
-    rolled = await ann.command(contest, s.Roll(faces=[13, 16]))  # the Ogre's big success (2) to none: 3 + 1
+    await ann.command(contest, s.Roll(faces=[13, 16]))  # the Ogre's big success (2) to none: 3 + 1
+    rolled = await ann.command(contest, s.KeepStoryPoints(contestant="aria"))  # Ann lets it stand
     for mirror in await settled(rolled.version):
         assert rp(mirror)["aria"] == 4  # public: everyone, the spectator too, sees the tally
         assert mirror.rules["score"]["aria"] == "behind 0–4"
@@ -83,24 +84,27 @@ async def test_a_scored_sequence_is_played_to_its_end_and_its_export_replays(
     with pytest.raises(Refusal) as refused:
         await ann.command(contest, s.ShiftPoints(contestant="aria", follower="bors", points=1))
     assert refused.value.code == "rules/not_secondary"
-    assisted = await bob.command(contest, s.Assist(helper="bors", beneficiary="aria", faces=[3, 12]))
-    assert assisted.version == shifted.version + 2  # the refusals stored nothing
+    rolled = await bob.command(contest, s.Assist(helper="bors", beneficiary="aria", faces=[3, 12]))
+    assert rolled.version == shifted.version + 1  # the refusals stored nothing
+    assisted = await bob.command(contest, s.KeepStoryPoints(contestant="bors"))
     for mirror in await settled(assisted.version):
         assert rp(mirror) == {"aria": 0, "brin": 2, "bors": 0, "ogre": 0}
         assert mirror.rules["next_assist"]["aria"] == "15"
 
-    # Round 2: Bors gambles. The GM undoes the roll; everyone is back before the dice.
+    # Round 2: Bors gambles. The GM undoes the roll (and Bob's answer); everyone is back before the dice.
     await gm.command(contest, s.StartRound(initiative="bors", responder="ogre"))
     await bob.command(contest, Declare(participant="bors", payload=s.Tactic(tactic="gambit")))
     ready = await gm.command(contest, Declare(participant="ogre", payload=s.Tactic()))
     before_roll = [rules_of(m) for m in await settled(ready.version)]
-    rolled = await bob.command(contest, s.Roll(faces=[14, 16]))
+    await bob.command(contest, s.Roll(faces=[14, 16]))
+    rolled = await bob.command(contest, s.KeepStoryPoints(contestant="bors"))
     for mirror in await settled(rolled.version):
         assert rp(mirror)["ogre"] == 4
-    undone = await gm.command(contest, Undo())
+    undone = await gm.command(contest, Undo())  # back to the last rewindable point: before the dice
     for mirror, earlier in zip(await settled(undone.version), before_roll, strict=True):
         assert rules_of(mirror) == earlier, mirror.seat
-    rolled = await bob.command(contest, s.Roll(faces=[5, 16]))  # degree 1: 2 + 1
+    await bob.command(contest, s.Roll(faces=[5, 16]))  # degree 1: 2 + 1
+    rolled = await bob.command(contest, s.KeepStoryPoints(contestant="bors"))
     for mirror in await settled(rolled.version):
         assert rp(mirror)["ogre"] == 3
 
@@ -108,7 +112,8 @@ async def test_a_scored_sequence_is_played_to_its_end_and_its_export_replays(
     await gm.command(contest, s.StartRound(initiative="aria", responder="ogre"))
     await ann.command(contest, Declare(participant="aria", payload=s.Tactic(tactic="defensive")))
     await gm.command(contest, Declare(participant="ogre", payload=s.Tactic()))
-    decided = await ann.command(contest, s.Roll(faces=[15, 16]))
+    await ann.command(contest, s.Roll(faces=[15, 16]))
+    decided = await ann.command(contest, s.KeepStoryPoints(contestant="aria"))
     for mirror in await settled(decided.version):
         rules = mirror.rules
         assert rules["phase"] == "decided"

@@ -9,6 +9,8 @@ from protocol.common import Actor, Seat
 from protocol.errors import Refused
 from protocol.events import Command, CreateContest, Envelope
 from protocol.rulesets import extended as x
+from protocol.rulesets import herowars as h
+from protocol.rulesets import scored as s
 from server.engine import handle
 from server.engine.contest import Contest, fold
 from server.engine.dice import Roller, seed_hash
@@ -106,6 +108,27 @@ class Table:
             assert self.contest is before and len(self.log) == length
             return exc.code
         raise AssertionError(f"{command} was accepted")
+
+    def stand(self) -> None:
+        """After a roll: each PC's player who could change nothing (a hero point that would not matter, or
+        no hero or story point at all) answers "let it stand", as the player page offers; a PC who could
+        still spend one is left to decide."""
+        answer: dict[str, Any] = {
+            "extended": x.PassHeroPoint,
+            "herowars": h.PassHeroPoint,
+            "scored": s.KeepStoryPoints,
+        }
+        while (waiting := self._idle()) is not None and waiting:
+            seat = next(s for s in self.contest.created.seats if s.role == "player" and waiting[0] in s.contestants)
+            self.do(Actor(seat.id, "player"), answer[self.request.ruleset](contestant=waiting[0]))
+
+    def _idle(self) -> list[str] | None:
+        """Whose answer the rolled exchange (or simple contest) waits for, though they may spend nothing."""
+        step = getattr(self.rules, "exchange", None) or getattr(self.rules, "pending", None)
+        if step is None:
+            return None
+        may_spend = step.may_spend if hasattr(step, "may_spend") else step.eligible
+        return [c for c in step.waiting if c not in may_spend]
 
     @property
     def rules(self) -> Any:

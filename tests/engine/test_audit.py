@@ -16,7 +16,9 @@ def played(dice: str = "server") -> Table:
     table = Table(duel(dice=dice, hero_points=0))
     table.declare(x.Intent(action="feint", bid=2), x.Intent(action="charge", bid=2))
     table.do(GM, x.Roll(faces=None if dice == "server" else [4, 9]))
+    table.stand()
     table.do(GM, x.Roll(faces=None if dice == "server" else [4, 9]))
+    table.stand()
     table.do(ANN, Declare(participant="aria", payload=x.Intent(bid=1)))
     table.do(GM, Conclude())
     return table

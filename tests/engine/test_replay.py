@@ -15,7 +15,8 @@ SECRET = "under-the-cloak-55"
 
 
 def played() -> Table:
-    table = Table(duel(hero_points=0, pvp=True))
+    # the exchange applies with its roll, as it does when no answer is awaited after the dice
+    table = Table(duel(hero_points=0, pvp=True, hero_point_window="when_it_matters"))
     table.do(ANN, Declare(participant="aria", payload=x.Intent(action=SECRET, bid=4)))  # v3
     table.do(BOB, Declare(participant="orc", payload=x.Intent(action="swing", bid=2)))  # v4, v5 reveal
     table.do(GM, x.Roll(faces=[2, 15]))  # v6 rolled, v7 applied: the orc loses 4

@@ -1,5 +1,6 @@
 """A 1 vs 1 extended contest for network tests: Ann plays Aria (15 AP), Bob plays the Orc (12 AP), no hero
-points, so every roll applies at once. With physical dice the outcomes below are fixed."""
+points and the ``when_it_matters`` hero point window, so every roll applies at once (no player is asked to
+let it stand). With physical dice the outcomes below are fixed."""
 
 from __future__ import annotations
 
@@ -37,6 +38,7 @@ def duel(dice: DiceMode = "physical", title: str = "Duel at the bridge", contest
                 x.Contestant(id="aria", name="Aria", ability="Sword", rating="15"),
                 x.Contestant(id="orc", name="Orc", ability="Axe", rating="12"),
             ],
+            hero_point_window="when_it_matters",
         ),
         seats=[Seat("gm", "gm"), Seat("ann", "player", ["aria"]), Seat("bob", "player", ["orc"])],
     )

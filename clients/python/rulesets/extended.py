@@ -32,7 +32,12 @@ class Extended(Table):
         return await self.send(x.SpendHeroPoint(contestant=contestant))
 
     async def pass_hero_point(self, contestant: str) -> Ack:
+        """Let the rolled result stand: the answer a roll with ``contestant`` in it waits for."""
         return await self.send(x.PassHeroPoint(contestant=contestant))
+
+    async def let_it_stand(self, contestant: str) -> Ack:
+        """The same answer as :meth:`pass_hero_point`, by its name on the player page."""
+        return await self.pass_hero_point(contestant)
 
     async def confirm(self) -> Ack:
         """GM: apply the rolled exchange now."""

@@ -101,8 +101,8 @@ async def _spend(table: Extended, args: list[str]) -> Ack:
 
 
 async def _pass(table: Extended, args: list[str]) -> Ack:
-    _need(args, 1, "pass CONTESTANT")
-    return await table.pass_hero_point(args[0])
+    _need(args, 1, "stand CONTESTANT")
+    return await table.let_it_stand(args[0])
 
 
 async def _confirm(table: Extended, args: list[str]) -> Ack:
@@ -140,7 +140,8 @@ EXTENDED = [
     Spec("declare", "CONTESTANT BID [ACTION...]", "declare, sealed, your intent and bid for this round", _intent),
     Spec("roll", "[FACE FACE]", "roll the current exchange (physical dice: the faces, actor's first)", _roll),
     Spec("spend", "CONTESTANT", "spend a hero point: one step up for this exchange", _spend),
-    Spec("pass", "CONTESTANT", "keep your hero point this exchange", _pass),
+    Spec("stand", "CONTESTANT", "let the rolled result stand (no hero point spent)", _pass),
+    Spec("pass", "CONTESTANT", "the same as stand", _pass),
     Spec("accept", "CONTESTANT", "accept the bid the GM proposed", _accept),
     Spec("parting", "CONTESTANT [BID] [ACTION...]", "the victor's parting shot", _parting),
     Spec("confirm", "", "apply the rolled exchange now", _confirm, gm_only=True),

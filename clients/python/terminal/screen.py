@@ -58,12 +58,7 @@ def extended(view: dict[str, Any]) -> RenderableType:
             Text(
                 f"exchange {exchange['number']}: {exchange['actor']} ({exchange['actor_level']}, rolled "
                 f"{_ap(exchange['actor_face'])}) against {exchange['defender']} ({exchange['defender_level']}, "
-                f"rolled {_ap(exchange['defender_face'])}), bid {exchange['bid']}"
-                + (
-                    f"; hero points pending: {', '.join(exchange['hero_points_pending'])}"
-                    if exchange["hero_points_pending"]
-                    else ""
-                )
+                f"rolled {_ap(exchange['defender_face'])}), bid {exchange['bid']}" + _answers(exchange)
             )
         )
     outcome = rules.get("outcome")
@@ -100,3 +95,11 @@ def contest(view: dict[str, Any]) -> RenderableType:
         except (KeyError, TypeError):
             pass  # a view of another shape: fall back to the generic text
     return Text(render.text(view))
+
+
+def _answers(exchange: dict[str, Any]) -> str:
+    """Whose answer the rolled exchange waits for, and who of them may spend a hero point (as this seat sees)."""
+    spend = exchange["hero_points_pending"]
+    waiting = list(dict.fromkeys([*exchange.get("answers_pending", []), *spend]))
+    text = f"; waiting for {', '.join(waiting)} to let it stand (stand) or spend a hero point" if waiting else ""
+    return text + (f"; may spend a hero point: {', '.join(spend)}" if spend else "")

@@ -1,7 +1,7 @@
 // Panels of the `extended` ruleset (QuestWorlds extended contest: duels and group contests). See docs/web.md
 // for the interface every ruleset module implements; the group contest's parts are in extended_group.js.
 import { ActionButton, ActionForm, Check, Field, Select, html } from "../ui.js";
-import { AdjustForm, ContestantCards, ContestantsSetup, heroPointParts, rollPart, swapOrder, RATING, buildContestants, chartPoint, contestant, fieldOf, mine, names } from "./questworlds.js";
+import { AdjustForm, ContestantCards, ContestantsSetup, HeroPointWindowSelect, answersWaiting, heroPointParts, rollPart, swapOrder, RATING, buildContestants, chartPoint, contestant, fieldOf, mine, names } from "./questworlds.js";
 import { registerRuleset } from "./registry.js";
 import { GroupActions, GroupBoard, GroupIntentFields, opponentsOf } from "./extended_group.js";
 import { useState } from "../vendor/preact-htm.js";
@@ -18,6 +18,7 @@ function newSetup() {
     prize: "",
     better_roll: "low",
     players_type_faces: false,
+    hero_point_window: "always",
     contestants: [contestant("", "Player 1"), contestant("", "")],
   };
 }
@@ -36,6 +37,7 @@ function SetupForm({ setup, onChange, errors }) {
         hint="When both sides reach the same level, this die wins the exchange; equal dice tie." />
       <${Check} label="Players type the faces of their own exchange (physical dice)" checked=${setup.players_type_faces}
         onChange=${(v) => set("players_type_faces", v)} hint="Default off: the GM types every face rolled at the table." />
+      <${HeroPointWindowSelect} setup=${setup} set=${set} />
     </fieldset>
     <${ContestantsSetup} setup=${setup} onChange=${onChange} errors=${errors} sides=${true}
       edgeHint="Added to the stake when this contestant wins its own exchange; negative: a handicap." />
@@ -49,7 +51,7 @@ function buildContest(setup) {
   const { contestants, seats } = buildContestants(setup, errors);
   return {
     errors,
-    setup: { type: "extended.setup", prize: setup.prize.trim(), contestants, better_roll: setup.better_roll, players_type_faces: setup.players_type_faces },
+    setup: { type: "extended.setup", prize: setup.prize.trim(), contestants, better_roll: setup.better_roll, players_type_faces: setup.players_type_faces, hero_point_window: setup.hero_point_window },
     seats,
   };
 }
@@ -112,7 +114,7 @@ function ExchangeWords({ view }) {
       <li>${sideWords(who[x.actor], x.actor_face, x.actor_level, rating(x.actor), x.hero_points_spent.includes(x.actor))}</li>
       <li>${sideWords(who[x.defender], x.defender_face, x.defender_level, rating(x.defender), x.hero_points_spent.includes(x.defender))}</li>
     </ul>
-    ${x.hero_points_pending.length > 0 && html`<p class="waiting">Waiting for a hero point decision: ${x.hero_points_pending.map((c) => who[c]).join(", ")}</p>`}
+    ${answersWaiting(x, who)}
   </div>`;
 }
 

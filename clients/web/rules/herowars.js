@@ -1,7 +1,7 @@
 // Panels of the `herowars` ruleset (the Hero Wars extended contest variant, seed 001: winner table × loser
 // table). See docs/web.md for the interface every ruleset module implements.
 import { ActionButton, ActionForm, Check, Field, Select, html } from "../ui.js";
-import { AdjustForm, ContestantCards, ContestantsSetup, heroPointParts, rollPart, swapOrder, buildContestants, chartPoint, contestant, fieldOf, mine, names } from "./questworlds.js";
+import { AdjustForm, ContestantCards, ContestantsSetup, HeroPointWindowSelect, answersWaiting, heroPointParts, rollPart, swapOrder, buildContestants, chartPoint, contestant, fieldOf, mine, names } from "./questworlds.js";
 import { registerRuleset } from "./registry.js";
 import { useState } from "../vendor/preact-htm.js";
 
@@ -15,7 +15,7 @@ const CASES = {
 };
 
 function newSetup() {
-  return { prize: "", cap_3x: false, players_type_faces: false, contestants: [contestant("", "Player 1"), contestant("", "")] };
+  return { prize: "", cap_3x: false, players_type_faces: false, hero_point_window: "always", contestants: [contestant("", "Player 1"), contestant("", "")] };
 }
 
 // --- the creation form ---------------------------------------------------------------------------------
@@ -31,6 +31,7 @@ function SetupForm({ setup, onChange, errors }) {
         onChange=${(v) => set("cap_3x", v)} hint="Default off (a Fumble can then cost four times the bid). On, the outcome matches the rulebook's table." />
       <${Check} label="Players type the faces of their own exchange (physical dice)" checked=${setup.players_type_faces}
         onChange=${(v) => set("players_type_faces", v)} hint="Default off: the GM types every face rolled at the table." />
+      <${HeroPointWindowSelect} setup=${setup} set=${set} />
     </fieldset>
     <${ContestantsSetup} setup=${setup} onChange=${onChange} errors=${errors}
       edgeHint="Added to this contestant's bid when the other side pays; negative: a handicap." />`;
@@ -42,7 +43,7 @@ function buildContest(setup) {
   const { contestants, seats } = buildContestants(setup, errors);
   return {
     errors,
-    setup: { type: "herowars.setup", prize: setup.prize.trim(), contestants, cap_3x: setup.cap_3x, players_type_faces: setup.players_type_faces },
+    setup: { type: "herowars.setup", prize: setup.prize.trim(), contestants, cap_3x: setup.cap_3x, players_type_faces: setup.players_type_faces, hero_point_window: setup.hero_point_window },
     seats,
   };
 }
@@ -87,7 +88,7 @@ function ExchangeWords({ view }) {
       <li>${sideWords(who[x.defender], x.defender_face, x.defender_level, x.hero_points_spent.includes(x.defender))}</li>
     </ul>
     ${rules.phase === "tied" && html`<p class="waiting" data-testid="tied">A tie: the GM decides the result from the stated intents.</p>`}
-    ${x.hero_points_pending.length > 0 && html`<p class="waiting">Waiting for a hero point decision: ${x.hero_points_pending.map((c) => who[c]).join(", ")}</p>`}
+    ${answersWaiting(x, who)}
   </div>`;
 }
 

@@ -186,16 +186,36 @@ export function rollPart({ view, gm, own, act, prefix }) {
   return html`<p key="wait">${who[actor]}'s exchange: ${view.dice === "physical" ? "the GM enters the faces rolled at the table" : "waiting for the roll"}.</p>`;
 }
 
-// After the dice: each of the viewer's contestants that may spend a hero point, and the GM's confirmation.
+// Whom a rolled exchange waits for, in words: public with the "always" window, as secret as hero points otherwise.
+export function HeroPointWindowSelect({ setup, set }) {
+  return html`<${Select} label="After each roll" name="hero_point_window" value=${setup.hero_point_window}
+    onChange=${(v) => set("hero_point_window", v)} options=${HERO_POINT_WINDOWS}
+    hint="Waiting for every player keeps hero points secret; waiting only when one could matter is faster but shows the table who holds them." />`;
+}
+
+const HERO_POINT_WINDOWS = [
+  ["always", "always (default): every player in the exchange lets it stand or spends a hero point"],
+  ["when_it_matters", "when it matters: wait only for a hero point that could change the result"],
+];
+
+export function answersWaiting(x, who) {
+  const waiting = [...new Set([...(x.answers_pending ?? []), ...x.hero_points_pending])];
+  if (waiting.length === 0) return null;
+  return html`<p class="waiting" data-testid="answers-pending">Waiting for ${waiting.map((c) => who[c]).join(", ")} to let the result stand or spend a hero point</p>`;
+}
+
+// After the dice: each of the viewer's contestants whose answer the exchange waits for ("Let it stand", and
+// "Spend a hero point" only when it holds one that could change the result), and the GM's confirmation.
 export function heroPointParts({ view, gm, own, act, prefix, note = "" }) {
   const x = view.rules.exchange;
   const parts = [];
   for (const c of own) {
-    if (!x.hero_points_pending.includes(c.id)) continue;
-    parts.push(html`<div key=${`hero-${c.id}`} class="hero-prompt" role="group" aria-label=${`Hero point for ${c.name}`}>
-        <p>${c.name} may spend a hero point (${c.hero_points} left) to raise its result one step${note}.</p>
-        <${ActionButton} kind="primary" label="Spend a hero point" run=${() => act({ type: `${prefix}.spend_hero_point`, contestant: c.id })} testid=${`spend-${c.id}`} />
-        <${ActionButton} label="Keep the result" run=${() => act({ type: `${prefix}.pass_hero_point`, contestant: c.id })} testid=${`pass-${c.id}`} />
+    const spend = x.hero_points_pending.includes(c.id);
+    if (!spend && !(x.answers_pending ?? []).includes(c.id)) continue;
+    parts.push(html`<div key=${`hero-${c.id}`} class="hero-prompt" role="group" aria-label=${`After the dice for ${c.name}`}>
+        <p>${spend ? `${c.name} may spend a hero point (${c.hero_points} left) to raise its result one step${note}.` : `The dice are down for ${c.name}: let the result stand to go on.`}</p>
+        ${spend && html`<${ActionButton} kind="primary" label="Spend a hero point" run=${() => act({ type: `${prefix}.spend_hero_point`, contestant: c.id })} testid=${`spend-${c.id}`} />`}
+        <${ActionButton} kind=${spend ? "" : "primary"} label="Let it stand" run=${() => act({ type: `${prefix}.pass_hero_point`, contestant: c.id })} testid=${`pass-${c.id}`} />
       </div>`);
   }
   if (gm) parts.push(html`<${ActionButton} key="confirm" label="Confirm: apply the exchange now" run=${() => act({ type: `${prefix}.confirm` })} testid="confirm" />`);

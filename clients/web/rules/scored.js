@@ -28,6 +28,7 @@ function newSetup() {
     prize: "",
     assist_resistance: "10",
     players_type_faces: false,
+    story_point_window: "always",
     contestants: [contestant("heroes", "Player 1"), contestant("opposition", "")],
   };
 }
@@ -50,6 +51,9 @@ function SetupForm({ setup, onChange, errors }) {
         hint="The first assist to a beneficiary faces this (default 10); each later one +5." />
       <${Check} label="Players type the faces of their own rolls (physical dice)" checked=${setup.players_type_faces}
         onChange=${(v) => set("players_type_faces", v)} hint="Default off: the GM types every face rolled at the table." />
+      <${Select} label="After each roll" name="story_point_window" value=${setup.story_point_window}
+        onChange=${(v) => set("story_point_window", v)} options=${[["always", "always (default): every player in the contest lets it stand or spends story points"], ["when_it_matters", "only for those holding story points (faster, but shows who holds them)"]]}
+        hint="Waiting for every player keeps story points secret." />
     </fieldset>
     ${setup.contestants.map(
       (c, i) => html`<fieldset class="contestant-setup" key=${i}>
@@ -118,7 +122,7 @@ function buildContest(setup) {
   });
   return {
     errors,
-    setup: { type: "scored.setup", prize: setup.prize.trim(), contestants, assist_resistance: setup.assist_resistance.trim().toUpperCase(), players_type_faces: setup.players_type_faces },
+    setup: { type: "scored.setup", prize: setup.prize.trim(), contestants, assist_resistance: setup.assist_resistance.trim().toUpperCase(), players_type_faces: setup.players_type_faces, story_point_window: setup.story_point_window },
     seats: [...seats.values()],
   };
 }
@@ -237,7 +241,7 @@ function Board({ view }) {
     </ul></div>`}
     ${pending && html`<div class="exchange" data-testid="pending"><h3>${pending.kind.replace("_", " ")}${pending.target ? ` for ${who[pending.target]}` : ""}</h3>
       <ul class="dice"><li>${partyWords(who, pending.first, pending.spent[pending.first.contestant])}</li><li>${partyWords(who, pending.second, pending.spent[pending.second.contestant])}</li></ul>
-      ${pending.waiting_for.length > 0 && html`<p class="waiting">Waiting for story points: ${pending.waiting_for.map((c) => who[c]).join(", ")}</p>`}
+      ${pending.waiting_for.length > 0 && html`<p class="waiting">Waiting for ${pending.waiting_for.map((c) => who[c]).join(", ")} to let the result stand or spend story points</p>`}
     </div>`}
     ${rules.last && !pending && html`<p class="last" data-testid="last">Last ${rules.last.kind.replace("_", " ")}: ${rules.last.result}</p>`}
     <${RpChart} view=${view} />
@@ -392,12 +396,15 @@ function Actions({ view, me, act }) {
     else parts.push(html`<p key="wait">The GM ${view.dice === "physical" ? "types in the faces rolled at the table" : "rolls the round"}.</p>`);
   }
   if (rules.phase === "rolled" && rules.pending) {
+    // every player in the contest answers (let it stand), whether or not it holds story points; the spend
+    // button only for one that holds some
     for (const c of own) {
-      if (!rules.pending.waiting_for.includes(c.id)) continue;
-      parts.push(html`<div key=${`story-${c.id}`} class="hero-prompt" role="group" aria-label=${`Story points for ${c.name}`}>
-        <p>${c.name} may spend a story point (${c.story_points} left): one more success.</p>
-        <${ActionButton} kind="primary" label="Spend a story point" run=${() => act({ type: "scored.spend_story_point", contestant: c.id })} testid=${`spend-${c.id}`} />
-        <${ActionButton} label="Keep them" run=${() => act({ type: "scored.keep_story_points", contestant: c.id })} testid=${`keep-${c.id}`} />
+      const spend = (rules.pending.may_spend ?? []).includes(c.id);
+      if (!spend && !rules.pending.waiting_for.includes(c.id)) continue;
+      parts.push(html`<div key=${`story-${c.id}`} class="hero-prompt" role="group" aria-label=${`After the dice for ${c.name}`}>
+        <p>${spend ? `${c.name} may spend a story point (${c.story_points} left): one more success.` : `The dice are down for ${c.name}: let the result stand to go on.`}</p>
+        ${spend && html`<${ActionButton} kind="primary" label="Spend a story point" run=${() => act({ type: "scored.spend_story_point", contestant: c.id })} testid=${`spend-${c.id}`} />`}
+        <${ActionButton} kind=${spend ? "" : "primary"} label="Let it stand" run=${() => act({ type: "scored.keep_story_points", contestant: c.id })} testid=${`keep-${c.id}`} />
       </div>`);
     }
     if (gm) parts.push(html`<${ActionButton} key="confirm" label="Resolve now" run=${() => act({ type: "scored.confirm" })} testid="confirm" />`);

@@ -4,11 +4,14 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from msgspec.structs import replace
+
 from protocol.rulesets import extended as x
 from server.rules.extended import codes
 from server.rules.extended.decision import decided, over
 from server.rules.extended.exchange import ExchangeParty, ExchangeResult, Party, resolve_exchange
 from server.rules.extended.state import ExtendedState, Rolled
+from server.rules.questworlds.hero_points import awaiting
 from server.rules.questworlds.levels import Level, bump_up
 from server.rules.questworlds.outcome import simple_contest_result
 
@@ -49,6 +52,19 @@ def may_spend(state: ExtendedState, exchange: Rolled) -> list[str]:
         and c not in exchange.passed
         and hero_point_matters(state, exchange, c)
     ]
+
+
+def with_waiting(state: ExtendedState, exchange: Rolled) -> Rolled:
+    """The exchange with who may spend a hero point and whose answer it waits for brought up to date."""
+    eligible = may_spend(state, exchange)
+    pcs = [] if exchange.kind == "unrelated" else [c for c in (exchange.actor, exchange.defender) if _pc(state, c)]
+    answered = [*exchange.spent, *exchange.passed]
+    return replace(exchange, eligible=eligible, waiting=awaiting(state.hero_point_window, pcs, answered, eligible))
+
+
+def _pc(state: ExtendedState, contestant: str) -> bool:
+    fighter = state.fighters.get(contestant)
+    return fighter is not None and fighter.player
 
 
 def group_tie_possible(state: ExtendedState) -> bool:

@@ -93,7 +93,7 @@ def decide(state: ExtendedState, command: x.Command, ctx: Context) -> Sequence[x
                 raise Refused(codes.OUT_OF_TURN, f"it is {actor}'s exchange: only its player or the GM rolls it")
             options.check_typist(state, ctx)
             rolled = roll_exchange(state, actor, _defender(state, actor), command.faces, ctx)
-            return _settle_if_nobody_may_spend(state, rolled)
+            return _settle_unless_waiting(state, rolled)
         case x.SpendHeroPoint() | x.PassHeroPoint():
             return _hero_point(state, command, ctx)
         case x.Confirm():
@@ -228,18 +228,22 @@ def _waiting_to_act(state: ExtendedState, contestant: str) -> None:
         raise Refused(codes.OUT_OF_PHASE, f"contestant: {contestant!r} has no exchange waiting this round")
 
 
-def _settle_if_nobody_may_spend(state: ExtendedState, rolled: list[x.Event]) -> list[x.Event]:
-    """The events, and the exchange applied after them when nobody may still spend a hero point (unless a
-    group contest's Fumble against Fumble waits for the GM to choose the group tie)."""
+def _settle_unless_waiting(state: ExtendedState, rolled: list[x.Event]) -> list[x.Event]:
+    """The events, and the exchange applied after them once it waits for no player's answer (the hero point
+    window: every PC's player with ``always``, only a PC that could change the result with a hero point with
+    ``when_it_matters``), unless a group contest's Fumble against Fumble waits for the GM's group tie."""
     after = state
     for event in rolled:
         after = evolve(after, event)
-    if after.exchange is not None and not after.exchange.eligible and not group_tie_possible(after):
+    if after.exchange is not None and not after.exchange.waiting and not group_tie_possible(after):
         return [*rolled, *apply_exchange(after)]
     return rolled
 
 
 def _hero_point(state: ExtendedState, command: x.SpendHeroPoint | x.PassHeroPoint, ctx: Context) -> list[x.Event]:
+    """A PC's answer to a rolled exchange: spend a hero point (one that could change the result), or let the
+    result stand."""
+    from server.rules.questworlds.hero_points import refuse_answer
     from server.rules.questworlds.levels import bump_up
 
     _known(state, command.contestant)
@@ -247,22 +251,22 @@ def _hero_point(state: ExtendedState, command: x.SpendHeroPoint | x.PassHeroPoin
     exchange = state.exchange
     if exchange is None:
         raise Refused(codes.OUT_OF_PHASE, "no rolled exchange: hero points are spent after the dice")
-    if command.contestant not in exchange.eligible:
+    spend = isinstance(command, x.SpendHeroPoint)
+    if command.contestant not in (exchange.eligible if spend else exchange.waiting):
         fighter = state.fighters[command.contestant]
         fresh = command.contestant not in exchange.spent and command.contestant not in exchange.passed
-        if fighter.player and fighter.hero_points > 0 and fresh and exchange.kind != "unrelated":
-            raise Refused(
-                codes.HERO_POINT_NO_EFFECT,
-                f"contestant: a hero point cannot change this exchange's result for {command.contestant!r}",
-            )
-        raise Refused(codes.NO_HERO_POINT, f"contestant: {command.contestant!r} has no hero point to spend now")
+        refuse_answer(
+            command.contestant,
+            spend,
+            fighter.player and fighter.hero_points > 0 and fresh and exchange.kind != "unrelated",
+        )
     event: x.Event
     if isinstance(command, x.SpendHeroPoint):
         own = exchange.actor_level if command.contestant == exchange.actor else exchange.defender_level
         event = x.HeroPointSpent(contestant=command.contestant, level=codes.level_name(bump_up(codes.level(own))))
     else:
         event = x.HeroPointPassed(contestant=command.contestant)
-    return _settle_if_nobody_may_spend(state, [event])
+    return _settle_unless_waiting(state, [event])
 
 
 def _parting_shot(state: ExtendedState, command: x.PartingShot, ctx: Context) -> list[x.Event]:

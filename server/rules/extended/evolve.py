@@ -8,7 +8,7 @@ import msgspec
 
 from protocol.events import Revealed
 from protocol.rulesets import extended as x
-from server.rules.extended.apply import may_spend
+from server.rules.extended.apply import with_waiting
 from server.rules.extended.state import ExtendedState, Fighter, Rolled
 
 replace = msgspec.structs.replace
@@ -233,7 +233,7 @@ def _rolled(state: ExtendedState, event: x.ExchangeRolled) -> Rolled:
         eligible=[],
         resistance=event.resistance,
     )
-    return replace(rolled, eligible=may_spend(state, rolled))
+    return with_waiting(state, rolled)
 
 
 def _hero_point(state: ExtendedState, contestant: str, level: str | None) -> ExtendedState:
@@ -251,4 +251,4 @@ def _hero_point(state: ExtendedState, contestant: str, level: str | None) -> Ext
         fighters = {**fighters, contestant: replace(fighter, hero_points=fighter.hero_points - 1)}
     after = replace(state, fighters=fighters)
     exchange = replace(exchange, **changes)
-    return replace(after, exchange=replace(exchange, eligible=may_spend(after, exchange)))
+    return replace(after, exchange=with_waiting(after, exchange))

@@ -70,6 +70,7 @@ def initial(setup: x.ExtendedSetup, seats: Sequence[Seat]) -> ExtendedState:
         better_roll=setup.better_roll,
         players_type_faces=setup.players_type_faces,
         fighters=fighters,
+        hero_point_window=setup.hero_point_window,
     )
 
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import msgspec
 
+from protocol.common import HeroPointWindow
 from protocol.rulesets.extended import (
     ActionKind,
     BetterRoll,
@@ -59,6 +60,7 @@ class Rolled(msgspec.Struct, frozen=True):
     eligible: list[str]  # who may still spend a hero point
     spent: list[str] = []
     passed: list[str] = []
+    waiting: list[str] = []  # whose player must still answer: let it stand, or spend a hero point
     resistance: str | None = None  # an unrelated action's simple contest is against this, not the defender
 
 
@@ -67,6 +69,7 @@ class ExtendedState(msgspec.Struct, frozen=True):
     better_roll: BetterRoll
     players_type_faces: bool
     fighters: dict[str, Fighter]
+    hero_point_window: HeroPointWindow = "always"
     round: int = 0
     phase: Phase = "declaring"
     order: list[str] = []  # this round's order, delays included

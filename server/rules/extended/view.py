@@ -5,7 +5,7 @@ from __future__ import annotations
 from protocol.rulesets import extended as x
 from server.engine.ruleset import Viewer
 from server.rules.extended.state import ExtendedState, Fighter
-from server.rules.questworlds.hero_points import pending_for
+from server.rules.questworlds.hero_points import awaiting_for, pending_for
 
 
 def view(state: ExtendedState, viewer: Viewer) -> x.ExtendedView:
@@ -34,6 +34,7 @@ def view(state: ExtendedState, viewer: Viewer) -> x.ExtendedView:
             defender_level=exchange.defender_level,
             hero_points_spent=list(exchange.spent),
             hero_points_pending=pending_for(exchange.eligible, viewer),
+            answers_pending=awaiting_for(state.hero_point_window, exchange.waiting, viewer),
         ),
         last=state.last,
         outcome=state.outcome,

@@ -13,6 +13,7 @@ from server.rules.herowars.apply import after_ap_change, apply_exchange, settle_
 from server.rules.herowars.evolve import evolve
 from server.rules.herowars.roll import roll_exchange
 from server.rules.herowars.state import HerowarsState
+from server.rules.questworlds.hero_points import refuse_answer
 from server.rules.questworlds.levels import Level, bump_up
 from server.rules.questworlds.setup import bid_limit
 
@@ -34,7 +35,7 @@ def decide(state: HerowarsState, command: h.Command, ctx: Context) -> Sequence[h
                 raise Refused(codes.OUT_OF_TURN, f"it is {actor}'s exchange: only its player or the GM rolls it")
             if ctx.dice.mode == "physical" and not ctx.is_gm and not state.players_type_faces:
                 raise Refused(codes.TYPED_BY_GM, "physical dice: the GM types in the faces rolled at the table")
-            return _settle_if_nobody_may_spend(state, [roll_exchange(state, actor, command.faces, ctx)])
+            return _settle_unless_waiting(state, [roll_exchange(state, actor, command.faces, ctx)])
         case h.SpendHeroPoint() | h.PassHeroPoint():
             return _hero_point(state, command, ctx)
         case h.Confirm():
@@ -87,12 +88,13 @@ def _known(state: HerowarsState, contestant: str) -> None:
         raise Refused(codes.NO_SUCH_CONTESTANT, f"contestant: no contestant {contestant!r}")
 
 
-def _settle_if_nobody_may_spend(state: HerowarsState, events: list[h.Event]) -> list[h.Event]:
-    """The events, and the exchange applied after them when nobody may still spend a hero point."""
+def _settle_unless_waiting(state: HerowarsState, events: list[h.Event]) -> list[h.Event]:
+    """The events, and the exchange applied after them once it waits for no player's answer (the hero point
+    window: every PC's player with ``always``, only a PC that could change the result with ``when_it_matters``)."""
     after = state
     for event in events:
         after = evolve(after, event)
-    if after.exchange is not None and not after.exchange.eligible:
+    if after.exchange is not None and not after.exchange.waiting:
         return [*events, *apply_exchange(after)]
     return events
 
@@ -104,12 +106,15 @@ def _hero_point(state: HerowarsState, command: h.SpendHeroPoint | h.PassHeroPoin
     exchange = state.exchange
     if exchange is None or state.phase != "rolled":
         raise Refused(codes.OUT_OF_PHASE, "no rolled exchange: hero points are spent after the dice")
-    if command.contestant not in exchange.eligible:
-        raise Refused(codes.NO_HERO_POINT, f"contestant: {command.contestant!r} has no hero point to spend now")
+    spend = isinstance(command, h.SpendHeroPoint)
+    if command.contestant not in (exchange.eligible if spend else exchange.waiting):
+        fighter = state.fighters[command.contestant]
+        answered = command.contestant in exchange.spent or command.contestant in exchange.passed
+        refuse_answer(command.contestant, spend, fighter.player and fighter.hero_points > 0 and not answered)
     event: h.Event
     if isinstance(command, h.SpendHeroPoint):
         own = exchange.actor_level if command.contestant == exchange.actor else exchange.defender_level
         event = h.HeroPointSpent(contestant=command.contestant, level=bump_up(Level.from_label(own)).label)
     else:
         event = h.HeroPointPassed(contestant=command.contestant)
-    return _settle_if_nobody_may_spend(state, [event])
+    return _settle_unless_waiting(state, [event])

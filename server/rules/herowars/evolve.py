@@ -8,7 +8,10 @@ import msgspec
 
 from protocol.events import Revealed
 from protocol.rulesets import herowars as h
+from server.rules.herowars.exchange import Roll, resolve
 from server.rules.herowars.state import Fighter, HerowarsState, Rolled
+from server.rules.questworlds.hero_points import awaiting
+from server.rules.questworlds.levels import Level, bump_up
 
 replace = msgspec.structs.replace
 
@@ -26,9 +29,6 @@ def evolve(state: HerowarsState, event: h.Event | Revealed) -> HerowarsState:
         case h.OrderSet():
             return replace(state, order=list(event.order))
         case h.ExchangeRolled():
-            eligible = [
-                c for c in (event.actor, event.defender) if state.fighters[c].player and state.fighters[c].hero_points
-            ]
             rolled = Rolled(
                 number=event.exchange,
                 actor=event.actor,
@@ -39,9 +39,9 @@ def evolve(state: HerowarsState, event: h.Event | Revealed) -> HerowarsState:
                 actor_level=event.actor_level,
                 defender_level=event.defender_level,
                 both_masteries=event.both_masteries,
-                eligible=eligible,
+                eligible=[],
             )
-            return replace(state, phase="rolled", exchange=rolled)
+            return replace(state, phase="rolled", exchange=with_waiting(state, rolled))
         case h.HeroPointSpent():
             return _hero_point(state, event.contestant, event.level)
         case h.HeroPointPassed():
@@ -82,11 +82,40 @@ def _hero_point(state: HerowarsState, contestant: str, level: str | None) -> Her
     exchange = state.exchange
     if exchange is None:
         return state
-    exchange = replace(exchange, eligible=[c for c in exchange.eligible if c != contestant])
     if level is None:
-        return replace(state, exchange=exchange)
+        return replace(state, exchange=with_waiting(state, replace(exchange, passed=[*exchange.passed, contestant])))
     side = "actor_level" if contestant == exchange.actor else "defender_level"
     exchange = replace(exchange, spent=[*exchange.spent, contestant], **{side: level})
     fighter = state.fighters[contestant]
-    fighters = {**state.fighters, contestant: replace(fighter, hero_points=fighter.hero_points - 1)}
-    return replace(state, fighters=fighters, exchange=exchange)
+    after = replace(
+        state, fighters={**state.fighters, contestant: replace(fighter, hero_points=fighter.hero_points - 1)}
+    )
+    return replace(after, exchange=with_waiting(after, exchange))
+
+
+def with_waiting(state: HerowarsState, exchange: Rolled) -> Rolled:
+    """The exchange with who may spend a hero point and whose answer it waits for brought up to date."""
+    pcs = [c for c in (exchange.actor, exchange.defender) if state.fighters[c].player]
+    answered = [*exchange.spent, *exchange.passed]
+    eligible = [
+        c
+        for c in pcs
+        if state.fighters[c].hero_points > 0 and c not in answered and hero_point_matters(state, exchange, c)
+    ]
+    return replace(exchange, eligible=eligible, waiting=awaiting(state.hero_point_window, pcs, answered, eligible))
+
+
+def hero_point_matters(state: HerowarsState, exchange: Rolled, contestant: str) -> bool:
+    """Whether bumping ``contestant``'s result one step would change the exchange's resolution."""
+    actor = Roll(Level.from_label(exchange.actor_level), exchange.actor_face)
+    defender = Roll(Level.from_label(exchange.defender_level), exchange.defender_face)
+    if contestant == exchange.actor:
+        bumped = (Roll(bump_up(actor.level), actor.face), defender)
+    else:
+        bumped = (actor, Roll(bump_up(defender.level), defender.face))
+
+    def resolved(sides: tuple[Roll, Roll]) -> object:
+        edge = state.fighters[exchange.actor].edge
+        return resolve(*sides, exchange.bid, edge, exchange.both_masteries, state.cap_3x)
+
+    return resolved((actor, defender)) != resolved(bumped)

@@ -41,7 +41,11 @@ def initial(setup: h.HerowarsSetup, seats: Sequence[Seat]) -> HerowarsState:
             player=c.id in controlled,
         )
     return HerowarsState(
-        prize=setup.prize, cap_3x=setup.cap_3x, players_type_faces=setup.players_type_faces, fighters=fighters
+        prize=setup.prize,
+        cap_3x=setup.cap_3x,
+        players_type_faces=setup.players_type_faces,
+        fighters=fighters,
+        hero_point_window=setup.hero_point_window,
     )
 
 

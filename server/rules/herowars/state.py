@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import msgspec
 
+from protocol.common import HeroPointWindow
 from protocol.rulesets.herowars import ContestDecided, ExchangeApplied, Intent, Phase
 
 
@@ -36,6 +37,8 @@ class Rolled(msgspec.Struct, frozen=True):
     both_masteries: bool
     eligible: list[str]  # who may still spend a hero point
     spent: list[str] = []
+    passed: list[str] = []
+    waiting: list[str] = []  # whose player must still answer: let it stand, or spend a hero point
 
 
 class HerowarsState(msgspec.Struct, frozen=True):
@@ -43,6 +46,7 @@ class HerowarsState(msgspec.Struct, frozen=True):
     cap_3x: bool
     players_type_faces: bool
     fighters: dict[str, Fighter]
+    hero_point_window: HeroPointWindow = "always"
     round: int = 0
     phase: Phase = "declaring"
     order: list[str] = []

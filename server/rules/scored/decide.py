@@ -26,11 +26,11 @@ def decide(state: ScoredState, command: s.Command, ctx: Context) -> Sequence[s.E
             codes.member(state, command.contestant)
             codes.acts_for(ctx, command.contestant)
             pending = state.pending
-            if pending is None or command.contestant not in pending.waiting:
+            spent = isinstance(command, s.SpendStoryPoint)
+            if pending is None or command.contestant not in (pending.may_spend if spent else pending.waiting):
                 raise Refused(
                     codes.NO_STORY_POINT, f"contestant: {command.contestant!r} has no story point to spend now"
                 )
-            spent = isinstance(command, s.SpendStoryPoint)
             event: s.Event = (
                 s.StoryPointSpent(contestant=command.contestant)
                 if spent

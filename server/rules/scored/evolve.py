@@ -8,6 +8,7 @@ import msgspec
 
 from protocol.events import Revealed
 from protocol.rulesets import scored as s
+from server.rules.questworlds.hero_points import awaiting
 from server.rules.scored.state import Pending, Point, ScoredState
 
 replace = msgspec.structs.replace
@@ -38,8 +39,7 @@ def evolve(state: ScoredState, event: s.Event | Revealed) -> ScoredState:
             pending = state.pending
             if pending is None:
                 return state
-            waiting = [c for c in pending.waiting if c != event.contestant]
-            return replace(state, pending=replace(pending, waiting=waiting))
+            return replace(state, pending=_answers(state, replace(pending, kept=[*pending.kept, event.contestant])))
         case s.ContestResolved():
             tallies = _lodged(state, event.against, event.points)
             chart = [*state.chart, Point(round=event.round, kind=event.kind, tallies=dict(tallies))]
@@ -96,11 +96,6 @@ def _lodged(state: ScoredState, contestant: str | None, points: int) -> dict[str
 
 def _rolled(state: ScoredState, event: s.ContestRolled) -> ScoredState:
     parties = [p.contestant for p in (event.first, event.second) if p.contestant is not None]
-    waiting = [
-        c
-        for c in parties
-        if state.members[c].player and state.members[c].story_points > 0 and state.members[c].out is None
-    ]
     assists = state.assists
     shots = state.shots
     if event.kind == "assist" and event.target is not None:
@@ -108,8 +103,22 @@ def _rolled(state: ScoredState, event: s.ContestRolled) -> ScoredState:
         assists = {**assists, tally: assists.get(tally, 0) + 1}
     if event.kind == "parting_shot" and event.first.contestant and event.second.contestant:
         shots = [*shots, f"{event.first.contestant}>{event.second.contestant}"]
-    pending = Pending(kind=event.kind, first=event.first, second=event.second, target=event.target, waiting=waiting)
-    return replace(state, phase="rolled", pending=pending, assists=assists, shots=shots)
+    pending = Pending(kind=event.kind, first=event.first, second=event.second, target=event.target, waiting=parties)
+    return replace(state, phase="rolled", pending=_answers(state, pending), assists=assists, shots=shots)
+
+
+def _answers(state: ScoredState, pending: Pending) -> Pending:
+    """Who may still spend a story point, and whose answer the contest waits for: with ``always`` every
+    player's party that has not let the result stand (holding story points or not, so nobody learns who
+    holds them), with ``when_it_matters`` only those who may still spend one."""
+    pcs = [
+        c
+        for c in dict.fromkeys([p.contestant for p in (pending.first, pending.second) if p.contestant is not None])
+        if state.members[c].player and state.members[c].out is None
+    ]
+    may_spend = [c for c in pcs if state.members[c].story_points > 0 and c not in pending.kept]
+    waiting = awaiting(state.story_point_window, pcs, pending.kept, may_spend)
+    return replace(pending, may_spend=may_spend, waiting=waiting)
 
 
 def _spent(state: ScoredState, contestant: str) -> ScoredState:
@@ -119,9 +128,5 @@ def _spent(state: ScoredState, contestant: str) -> ScoredState:
     member = state.members[contestant]
     left = member.story_points - 1
     spent = {**pending.spent, contestant: pending.spent.get(contestant, 0) + 1}
-    waiting = pending.waiting if left > 0 else [c for c in pending.waiting if c != contestant]
-    return replace(
-        state,
-        members={**state.members, contestant: replace(member, story_points=left)},
-        pending=replace(pending, spent=spent, waiting=waiting),
-    )
+    after = replace(state, members={**state.members, contestant: replace(member, story_points=left)})
+    return replace(after, pending=_answers(after, replace(pending, spent=spent)))

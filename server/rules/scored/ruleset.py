@@ -71,6 +71,7 @@ def initial(setup: s.ScoredSetup, seats: Sequence[Seat]) -> ScoredState:
         assist_resistance=setup.assist_resistance,
         players_type_faces=setup.players_type_faces,
         members=members,
+        story_point_window=setup.story_point_window,
         tallies=dict.fromkeys(members, 0),
     )
 

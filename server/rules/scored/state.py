@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import msgspec
 
+from protocol.common import HeroPointWindow
 from protocol.rulesets.scored import (
     ContestKind,
     ContestResolved,
@@ -53,8 +54,10 @@ class Pending(msgspec.Struct, frozen=True):
     first: Party
     second: Party
     target: str | None
-    waiting: list[str]  # who may still spend story points
+    waiting: list[str]  # whose player must still answer: spend story points, or let the result stand
     spent: dict[str, int] = {}
+    may_spend: list[str] = []  # who may still spend a story point
+    kept: list[str] = []  # who has let the result stand
 
 
 class Point(msgspec.Struct, frozen=True):
@@ -69,6 +72,7 @@ class ScoredState(msgspec.Struct, frozen=True):
     players_type_faces: bool
     members: dict[str, Member]
     tallies: dict[str, int]  # RP lodged against each tally
+    story_point_window: HeroPointWindow = "always"
     round: int = 0
     phase: Phase = "between"
     initiative: str | None = None

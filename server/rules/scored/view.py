@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from protocol.rulesets import scored as s
 from server.engine.ruleset import Viewer
+from server.rules.questworlds.hero_points import awaiting_for, pending_for
 from server.rules.questworlds.ratings import Rating
 from server.rules.scored.points import assist_resistance
 from server.rules.scored.settle import outcomes
@@ -30,7 +31,8 @@ def view(state: ScoredState, viewer: Viewer) -> s.ScoredView:
             second=pending.second,
             target=pending.target,
             spent=dict(pending.spent),
-            waiting_for=list(pending.waiting),
+            waiting_for=awaiting_for(state.story_point_window, pending.waiting, viewer),
+            may_spend=pending_for(pending.may_spend, viewer),
         ),
         next_assist=_next_assist(state),
         chart=[s.ChartPoint(round=p.round, kind=p.kind, tallies=dict(p.tallies)) for p in state.chart],

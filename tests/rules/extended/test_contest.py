@@ -48,10 +48,12 @@ def test_a_round_is_declared_sealed_then_each_side_acts_once() -> None:
     # Aria 15 rolls 1 (Critical), the orc 12 rolls 10 (Success): one step, the loser transfers 1 × bid.
     # A Critical cannot be bumped: no hero point is offered and the exchange applies at once.
     table.do(GM, x.Roll(faces=[1, 10]))
+    table.stand()
     assert (table.ap("aria"), table.ap("orc")) == (20, 7)
     assert table.rules.actor == "orc"
     # the orc's response: 15 (Failure at 12) against Aria's 3 (Success): the orc loses 1 × its bid of 4
     table.do(GM, x.Roll(faces=[15, 3]))
+    table.stand()
     table.do(ANN, x.PassHeroPoint(contestant="aria"))
     assert (table.ap("aria"), table.ap("orc")) == (20, 3)
     assert table.rules.round == 2 and table.rules.phase == "declaring"
@@ -61,6 +63,7 @@ def test_no_bid_means_the_default_of_three() -> None:
     table = Table(duel(hero_points=0))
     table.declare(x.Intent(action="circle"), x.Intent(bid=1))
     table.do(GM, x.Roll(faces=[5, 15]))  # Success against Failure: the orc loses 1 × 3
+    table.stand()
     assert rolled(table).bid == 3
     assert table.ap("orc") == 9
 
@@ -84,13 +87,17 @@ def test_a_player_may_stake_up_to_starting_ap_when_below_it() -> None:
     table = Table(duel(hero_points=0))
     table.declare(x.Intent(bid=1), x.Intent(bid=10))
     table.do(GM, x.Roll(faces=[15, 15]))  # tie on equal dice
+    table.stand()
     table.do(GM, x.Roll(faces=[1, 20]))  # the orc Critical against Aria's Fumble: Aria transfers 3 × 10
+    table.stand()
     assert table.ap("aria") == -15
     # a fresh contest where Aria sits at 5 AP still bids 15, her starting AP
     table = Table(duel(hero_points=0))
     table.declare(x.Intent(bid=1), x.Intent(bid=5))
     table.do(GM, x.Roll(faces=[15, 15]))
+    table.stand()
     table.do(GM, x.Roll(faces=[1, 16]))  # the orc Critical against Aria's Failure: 2 × 5 transferred
+    table.stand()
     assert table.ap("aria") == 5
     table.do(ANN, Declare(participant="aria", payload=x.Intent(bid=15)))
     assert table.refused(ANN, Declare(participant="aria", payload=x.Intent(bid=16))) == "rules/bid_too_high"
@@ -100,10 +107,12 @@ def test_a_hero_point_bumps_the_spender_up_once_per_exchange() -> None:
     table = Table()
     table.declare(x.Intent(bid=4), x.Intent(bid=2))
     table.do(GM, x.Roll(faces=[16, 16]))  # Failure against Failure, equal dice: a tie before the hero point
+    table.stand()
     table.do(ANN, x.SpendHeroPoint(contestant="aria"))  # Success against Failure: the orc loses 4
     assert table.ap("orc") == 8
     assert table.rules.fighters["aria"].hero_points == 0
     table.do(GM, x.Roll(faces=[16, 16]))
+    table.stand()
     # no hero point left: the exchange applied by itself, and spending now is refused
     assert table.refused(ANN, x.SpendHeroPoint(contestant="aria")) == "rules/out_of_phase"
 
@@ -113,6 +122,7 @@ def test_masteries_cancel_and_bump() -> None:
     table.declare(x.Intent(bid=5), x.Intent(bid=1))
     # Aria 3 at TN 5 (Success), the orc 3 at TN 20 (Success); net one mastery for Aria: Critical vs Success
     table.do(GM, x.Roll(faces=[3, 3]))
+    table.stand()
     event = rolled(table)
     assert (event.actor_level, event.defender_level) == ("Critical", "Success")
     assert applied(table).gained == 5  # a transfer: the orc's value 40 is only 5 below 45
@@ -122,6 +132,7 @@ def test_a_mastery_left_over_at_critical_bumps_the_opponent_down() -> None:
     table = Table(duel(aria="5W", orc="12", hero_points=0))
     table.declare(x.Intent(bid=3), x.Intent(bid=1))
     table.do(GM, x.Roll(faces=[1, 4]))  # Aria Critical already; her mastery drops the orc to Failure
+    table.stand()
     event = rolled(table)
     assert (event.actor_level, event.defender_level) == ("Critical", "Failure")
     assert applied(table).lost == 6
@@ -133,6 +144,7 @@ def test_no_transfer_when_the_loser_is_six_or_more_below() -> None:
     # Aria (25) rolls a Critical and her mastery drops the orc (19) from Success to Failure: two steps,
     # but the orc is 6 below Aria, so it loses 2 × 4 and Aria gains nothing
     table.do(GM, x.Roll(faces=[1, 10]))
+    table.stand()
     assert (applied(table).lost, applied(table).gained) == (8, 0)
     assert (table.ap("aria"), table.ap("orc")) == (25, 11)
 
@@ -146,8 +158,10 @@ def test_edges_add_to_the_bid_only_when_the_defender_pays() -> None:
     table = Table(request)
     table.declare(x.Intent(bid=3), x.Intent(bid=3))
     table.do(GM, x.Roll(faces=[5, 15]))  # Aria wins one step: the orc loses 3 + 2
+    table.stand()
     assert table.ap("orc") == 7
     table.do(GM, x.Roll(faces=[5, 16]))  # the orc acts and wins one step: Aria's edge does not protect her
+    table.stand()
     assert table.ap("aria") == 12
 
 
@@ -155,6 +169,7 @@ def test_the_contest_ends_mid_round_with_the_outcome_of_the_loser_ap() -> None:
     table = Table(duel(hero_points=0))
     table.declare(x.Intent(bid=15), x.Intent(bid=1))
     table.do(GM, x.Roll(faces=[1, 20]))  # Critical against Fumble: the orc transfers 3 × 15 = 45
+    table.stand()
     assert table.ap("orc") == 12 - 45
     outcome = table.rules.outcome
     assert table.rules.phase == "decided"
@@ -197,6 +212,7 @@ def test_ap_is_hidden_from_others_until_it_first_changes() -> None:
     assert ap_seen(ann, "aria") == 15 and ap_seen(ann, "orc") is None and ap_seen(spectator, "aria") is None
     table.declare(x.Intent(bid=2), x.Intent(bid=2), orc_actor=BOB)
     table.do(GM, x.Roll(faces=[5, 15]))  # the orc loses 2
+    table.stand()
     assert ap_seen(ann, "orc") == 10 and ap_seen(spectator, "orc") == 10
     assert ap_seen(bob, "aria") is None and ap_seen(spectator, "aria") is None
 
@@ -205,9 +221,11 @@ def test_parting_shot_can_deepen_the_defeat() -> None:
     table = Table(duel(hero_points=0))
     table.declare(x.Intent(bid=12), x.Intent(bid=1))
     table.do(GM, x.Roll(faces=[5, 15]))  # the orc loses 12: 0 AP, a Marginal defeat
+    table.stand()
     assert table.rules.outcome.level == "Marginal"
     table.do(ANN, x.PartingShot(contestant="aria", bid=10, action="a last cut"))
     table.do(GM, x.Roll(faces=[5, 15]))  # the orc loses 10 more
+    table.stand()
     assert table.ap("orc") == -10 and table.rules.phase == "decided"
     assert table.refused(ANN, x.PartingShot(contestant="aria", bid=3)) == "rules/out_of_phase"
 
@@ -216,9 +234,11 @@ def test_a_failed_parting_shot_can_bring_the_opponent_back() -> None:
     table = Table(duel(hero_points=0))
     table.declare(x.Intent(bid=12), x.Intent(bid=1))
     table.do(GM, x.Roll(faces=[5, 15]))  # the orc at 0
+    table.stand()
     assert table.refused(GM, x.PartingShot(contestant="orc")) == "rules/not_the_victor"
     table.do(ANN, x.PartingShot(contestant="aria", bid=4))
     table.do(GM, x.Roll(faces=[16, 1]))  # Aria fails, the orc rolls a Critical: Aria transfers 2 × 4
+    table.stand()
     assert table.ap("orc") == 8
     assert table.rules.outcome is None and table.rules.phase == "declaring" and table.rules.round == 2
 
@@ -228,6 +248,7 @@ def test_switching_ability_keeps_ap() -> None:
     table.declare(x.Intent(bid=1, ability="Dodge", rating="5"), x.Intent(bid=1))
     assert table.ap("aria") == 15
     table.do(GM, x.Roll(faces=[8, 20]))  # 8 at TN 5 is a Failure now; the orc fumbles
+    table.stand()
     assert rolled(table).actor_level == "Failure"
     assert table.rules.fighters["aria"].ability == "Dodge" and table.ap("aria") == 15
 
@@ -236,8 +257,10 @@ def test_asymmetrical_exchange_wins_nothing_but_can_lose() -> None:
     table = Table(duel(hero_points=0))
     table.declare(x.Intent(bid=5, kind="asymmetrical", action="cut the rope"), x.Intent(bid=5, kind="asymmetrical"))
     table.do(GM, x.Roll(faces=[1, 15]))  # Aria wins: the other goal succeeds, the orc pays nothing
+    table.stand()
     assert table.ap("orc") == 12 and applied(table).winner == "aria"
     table.do(GM, x.Roll(faces=[15, 1]))  # the orc acts asymmetrically and loses: it pays 2 × 5, transferred
+    table.stand()
     assert (table.ap("orc"), table.ap("aria")) == (2, 25)
 
 
@@ -245,6 +268,7 @@ def test_unrelated_action_forfeits_the_exchange() -> None:
     table = Table(duel(hero_points=0))
     table.declare(x.Intent(kind="unrelated", action="open the door", resistance="10"), x.Intent(bid=1))
     table.do(GM, x.Roll(faces=[3, 15]))  # Success against the door's Failure: a Minor Victory, no AP moves
+    table.stand()
     assert applied(table).result == "unrelated action: Minor Victory"
     assert (table.ap("aria"), table.ap("orc")) == (15, 12)
 
@@ -261,6 +285,7 @@ def test_better_roll_high() -> None:
     table = Table(duel(hero_points=0, better_roll="high"))
     table.declare(x.Intent(bid=4), x.Intent(bid=1))
     table.do(GM, x.Roll(faces=[9, 4]))  # both Success; with "high" the 9 wins: the orc loses ½ × 4
+    table.stand()
     assert table.ap("orc") == 10
 
 
@@ -270,6 +295,7 @@ def test_gm_proposes_a_bid_and_the_player_accepts() -> None:
     table.do(GM, x.ProposeBid(contestant="aria", bid=8))
     table.do(ANN, x.AcceptBid(contestant="aria"))
     table.do(GM, x.Roll(faces=[5, 15]))
+    table.stand()
     assert rolled(table).bid == 8 and table.ap("orc") == 4
 
 
@@ -321,8 +347,10 @@ def test_a_player_rolls_only_their_own_exchange() -> None:
     table.declare(x.Intent(bid=2), x.Intent(bid=2), orc_actor=BOB)
     assert table.refused(BOB, x.Roll()) == "rules/out_of_turn"  # Aria acts first
     table.do(ANN, x.Roll())
+    table.stand()
     assert table.refused(ANN, x.Roll()) == "rules/out_of_turn"  # now it is the orc's exchange
     table.do(BOB, x.Roll())
+    table.stand()
 
 
 def test_players_type_their_own_faces_when_the_gm_allows_it() -> None:
@@ -330,6 +358,7 @@ def test_players_type_their_own_faces_when_the_gm_allows_it() -> None:
     table.declare(x.Intent(bid=2), x.Intent(bid=2), orc_actor=BOB)
     assert table.refused(BOB, x.Roll(faces=[5, 15])) == "rules/out_of_turn"
     table.do(ANN, x.Roll(faces=[5, 15]))
+    table.stand()
     assert rolled(table).dice.source == "physical"
 
 
@@ -338,6 +367,7 @@ def test_server_dice_refuse_typed_faces() -> None:
     table.declare(x.Intent(bid=2), x.Intent(bid=2))
     assert table.refused(GM, x.Roll(faces=[1, 1])) == "dice/wrong_mode"
     table.do(ANN, x.Roll())
+    table.stand()
     event = rolled(table)
     assert event.dice is not None and event.dice.source == "server" and len(event.dice.faces) == 2
 
@@ -351,12 +381,14 @@ def test_a_hero_point_is_offered_only_when_a_step_up_would_change_the_result() -
     assert table.rules.exchange is not None and table.rules.exchange.eligible == ["orc"]
     assert table.refused(ANN, x.SpendHeroPoint(contestant="aria")) == "rules/hero_point_no_effect"
     table.do(BOB, x.SpendHeroPoint(contestant="orc"))  # Critical against Critical: Aria's lower die still wins
+    assert table.rules.phase == "rolled"  # Ann has not answered yet
+    table.do(ANN, x.PassHeroPoint(contestant="aria"))
     assert table.rules.phase == "ready" and table.rules.actor == "orc"
     assert table.rules.fighters["aria"].hero_points == 1  # never spent
 
 
 def test_nobody_is_asked_for_a_hero_point_when_none_could_matter() -> None:
-    table = Table(duel(hero_points=1))
+    table = Table(duel(hero_points=1, hero_point_window="when_it_matters"))
     table.declare(x.Intent(bid=2), x.Intent(bid=2))
     table.do(GM, x.Roll(faces=[1, 20]))  # Aria's Critical against the orc's Fumble: nothing to gain
     assert table.rules.phase == "ready" and table.ap("orc") == 12 - 3 * 2

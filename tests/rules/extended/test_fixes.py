@@ -29,6 +29,7 @@ def test_a_stake_cut_to_0_by_a_handicap_is_described_as_such() -> None:
     table = Table(request)
     table.declare(x.Intent(bid=3), x.Intent(bid=1))
     table.do(GM, x.Roll(faces=[5, 15]))  # Aria wins one step, but her handicap ^-4 leaves a stake of 0
+    table.stand()
     applied = next(e.event for e in reversed(table.log) if isinstance(e.event, x.ExchangeApplied))
     assert applied.lost == 0 and table.ap("orc") == 12
     assert "handicap cuts the stake to 0" in applied.result and "asymmetrical" not in applied.result
@@ -50,6 +51,7 @@ def test_a_decision_in_mid_round_resumes_where_it_stopped() -> None:
     table = Table(duel(hero_points=0))
     table.declare(x.Intent(bid=12), x.Intent(bid=2))
     table.do(GM, x.Roll(faces=[5, 15]))  # Aria takes the orc to 0: decided before its response
+    table.stand()
     table.do(GM, x.Adjust(contestant="orc", delta=3, reason="the orc was only winded"))
     assert table.rules.phase == "ready" and table.rules.actor == "orc" and table.rules.round == 1
 
@@ -58,10 +60,12 @@ def test_an_adjustment_during_a_rolled_exchange_that_decides_then_resumes_lets_t
     table = Table(duel(hero_points=1))
     table.declare(x.Intent(bid=3), x.Intent(bid=2))
     table.do(GM, x.Roll(faces=[5, 15]))  # Aria may still spend her hero point: the exchange waits
+    table.stand()
     assert table.rules.phase == "rolled"
     table.do(GM, x.Adjust(contestant="orc", delta=-12, reason="the orc faints"))
     table.do(GM, x.Adjust(contestant="orc", delta=12, reason="it was feigning"))
     assert table.rules.phase == "ready" and table.rules.actor == "aria"
     table.do(GM, x.Roll(faces=[5, 15]))
+    table.stand()
     table.do(ANN, x.PassHeroPoint(contestant="aria"))
     assert table.ap("orc") == 9

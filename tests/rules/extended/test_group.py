@@ -154,6 +154,7 @@ def test_the_order_is_the_gms_and_fixed_once_the_round_begins() -> None:
     table.do(GM, x.SetOrder(order=["shaman", "wolf", "orc", "bran", "aria"]))
     assert table.rules.actor == "shaman"
     table.do(GM, x.Roll(faces=[15, 15]))  # the shaman (8) fails, Aria (15) succeeds: the shaman loses 3
+    table.stand()
     assert table.refused(GM, x.OrderBy(mode="daring")) == "rules/out_of_phase"
 
 
@@ -169,9 +170,11 @@ def test_delaying_then_jumping_back_in() -> None:
     assert table.refused(BOB, x.Delay(contestant="bran")) == "rules/out_of_turn"  # already delaying
     assert table.refused(ANN, x.JumpIn(contestant="aria")) == "rules/not_delayed"
     table.do(GM, x.Roll(faces=[19, 19]))  # Aria's exchange: Failure against the orc's Failure, equal dice
+    table.stand()
     table.do(BOB, x.JumpIn(contestant="bran"))  # Bran acts now, before the orc
     assert table.rules.actor == "bran" and table.rules.delayed == []
     table.do(GM, x.Roll(faces=[5, 15]))  # Bran succeeds against the wolf: the wolf loses 3
+    table.stand()
     assert table.ap("wolf") == 7 and table.rules.actor == "orc"
 
 
@@ -182,8 +185,10 @@ def test_a_delaying_contestant_acts_at_the_end_of_the_round() -> None:
     for _ in range(4):
         assert table.rules.actor != "aria"
         table.do(GM, x.Roll(faces=[19, 19]))
+        table.stand()
     assert table.rules.actor == "aria"
     table.do(GM, x.Roll(faces=[19, 19]))
+    table.stand()
     assert table.rules.round == 2 and table.rules.phase == "declaring"
 
 
@@ -191,12 +196,16 @@ def test_a_contestant_knocked_out_before_its_turn_does_not_act() -> None:
     table = Table(raid())
     everyone_attacks(table, bran=12)
     table.do(GM, x.Roll(faces=[19, 19]))  # Aria: a tie
+    table.stand()
     # Bran (12) rolls 5 against the wolf's 20: Success against Fumble, the wolf loses 2 × 12 and is out
     table.do(GM, x.Roll(faces=[5, 20]))
+    table.stand()
     assert table.ap("wolf") == -14 and table.rules.actor == "orc"
     table.do(GM, x.Roll(faces=[19, 19]))  # the orc: a tie
+    table.stand()
     assert table.rules.actor == "shaman"  # the wolf's turn never comes
     table.do(GM, x.Roll(faces=[19, 19]))
+    table.stand()
     assert table.rules.round == 2
     # out of the contest, the wolf cannot act: it is not asked to declare, nor may it delay
     assert table.refused(GM, Declare(participant="wolf", payload=attack("bran"))) == "seal/not_expected"
@@ -216,6 +225,7 @@ def test_a_target_already_out_needs_the_gms_leave_to_change_the_action() -> None
         },
     )
     table.do(GM, x.Roll(faces=[5, 20]))  # Aria knocks the wolf out (2 × 12)
+    table.stand()
     assert table.refused(GM, x.Roll(faces=[5, 15])) == "rules/no_target"  # Bran's only target is out
     retarget = x.ChangeIntent(contestant="bran", intent=attack("orc"))
     assert table.refused(BOB, retarget) == "rules/change_not_allowed"
@@ -223,6 +233,7 @@ def test_a_target_already_out_needs_the_gms_leave_to_change_the_action() -> None
     table.do(GM, x.AllowChange(contestant="bran"))
     table.do(BOB, retarget)
     table.do(GM, x.Roll(faces=[5, 15]))  # Bran succeeds against the orc
+    table.stand()
     assert last(table, x.ExchangeRolled).defender == "orc" and table.ap("orc") == 9
 
 
@@ -239,6 +250,7 @@ def test_a_contestant_whose_target_is_out_may_pass() -> None:
         },
     )
     table.do(GM, x.Roll(faces=[5, 20]))
+    table.stand()
     assert table.refused(ANN, x.PassTurn(contestant="bran")) == "auth/not_your_seat"
     table.do(BOB, x.PassTurn(contestant="bran"))
     assert table.rules.actor == "orc" and "bran" in table.rules.acted
@@ -257,8 +269,10 @@ def test_several_targets_are_engaged_one_exchange_each() -> None:
         },
     )
     table.do(GM, x.Roll(faces=[5, 15]))  # against the orc
+    table.stand()
     assert table.rules.actor == "aria" and table.rules.targets_left == ["shaman"]
     table.do(GM, x.Roll(faces=[5, 15]))  # against the shaman
+    table.stand()
     assert (table.ap("orc"), table.ap("shaman")) == (10, 6)
     assert table.rules.actor == "bran"
     assert table.rules.fighters["aria"].last_opponent == "shaman"
@@ -268,14 +282,17 @@ def test_the_group_tie_option_costs_both_half_the_bid() -> None:
     table = Table(raid())
     everyone_attacks(table, aria=5)
     table.do(GM, x.Roll(faces=[20, 20]))  # Fumble against Fumble: the GM chooses
+    table.stand()
     assert table.rules.phase == "rolled"
     table.do(GM, x.Confirm(group_tie=True))
     assert (table.ap("aria"), table.ap("orc")) == (12, 9)  # both lose ½ × 5, rounded up
     assert last(table, x.ExchangeApplied).both_lost == 3
     table.do(GM, x.Roll(faces=[20, 20]))  # Bran and the wolf fumble too; this time the GM leaves it a tie
+    table.stand()
     table.do(GM, x.Confirm())
     assert (table.ap("bran"), table.ap("wolf")) == (12, 10)
     table.do(GM, x.Roll(faces=[5, 15]))  # the orc succeeds: an ordinary exchange applies at once
+    table.stand()
     assert table.refused(GM, x.Confirm(group_tie=True)) == "rules/out_of_phase"
 
 
@@ -283,6 +300,7 @@ def test_the_group_tie_needs_a_fumble_on_both_sides() -> None:
     table = Table(raid(hero_points={"aria": 1}))
     everyone_attacks(table)
     table.do(GM, x.Roll(faces=[20, 15]))  # Aria fumbles, the orc fails: she has a hero point to decide on
+    table.stand()
     assert table.refused(GM, x.Confirm(group_tie=True)) == "rules/no_group_tie"
 
 
@@ -324,9 +342,12 @@ def test_the_side_with_the_last_undefeated_contestant_wins_and_takes_the_second_
     for contestant, intent in declare_all.items():
         table.do(players.get(contestant, GM), Declare(participant=contestant, payload=intent))
     table.do(GM, x.Roll(faces=[5, 20]))  # Success against Fumble: f1 loses 2 × 18 → -26, a Major defeat
+    table.stand()
     table.do(GM, x.Roll(faces=[1, 15]))  # Critical against Failure: f2 loses 2 × 13 → -16, Minor (no transfer)
+    table.stand()
     assert table.rules.phase == "ready"
     table.do(GM, x.Roll(faces=[5, 15]))  # Success against Failure: f3 loses 12 → -2, Marginal
+    table.stand()
     outcome = table.rules.outcome
     assert table.rules.phase == "decided" and outcome.winning_side == "heroes"
     own = {o.contestant: (o.result, o.level, o.consequence or o.benefit, o.by_ap) for o in outcome.outcomes}
@@ -360,8 +381,10 @@ def test_individual_outcome_comes_from_the_last_opponent_engaged() -> None:
     table = Table(raid())
     everyone_attacks(table, aria=15)
     table.do(GM, x.Roll(faces=[5, 20]))  # Aria takes the orc to 12 - 30 = -18 (Minor)
+    table.stand()
     # Bran, the wolf and the shaman are still in; the GM settles it by adjustments
     table.do(GM, x.Roll(faces=[19, 19]))
+    table.stand()
     for contestant, delta in [("wolf", -35), ("shaman", -12)]:
         table.do(GM, x.Adjust(contestant=contestant, delta=delta, reason="the mill collapses"))
     outcome = table.rules.outcome
@@ -378,11 +401,13 @@ def test_a_parting_shot_in_a_group_comes_at_once_and_the_round_goes_on() -> None
     table = Table(raid())
     everyone_attacks(table, aria=12)
     table.do(GM, x.Roll(faces=[5, 15]))  # Aria takes the orc to 0
+    table.stand()
     assert table.rules.open_shots == {"aria": "orc"}
     assert table.refused(BOB, x.PartingShot(contestant="bran")) == "rules/not_the_victor"
     table.do(ANN, x.PartingShot(contestant="aria", bid=4))
     assert table.rules.actor == "aria"
     table.do(GM, x.Roll(faces=[5, 15]))
+    table.stand()
     assert table.ap("orc") == -4 and table.rules.actor == "bran" and table.rules.phase == "ready"
 
 
@@ -390,7 +415,9 @@ def test_the_next_turn_closes_an_unused_parting_shot() -> None:
     table = Table(raid())
     everyone_attacks(table, aria=12)
     table.do(GM, x.Roll(faces=[5, 15]))
+    table.stand()
     table.do(GM, x.Roll(faces=[19, 19]))  # Bran's turn
+    table.stand()
     assert table.refused(ANN, x.PartingShot(contestant="aria")) == "rules/out_of_phase"
 
 
@@ -403,10 +430,13 @@ def test_a_failed_parting_shot_brings_the_opponent_back_to_act() -> None:
     table.do(BOB, Declare(participant="bran", payload=attack("wolf")))
     table.do(GM, x.SetOrder(order=["aria", "bran", "orc", "wolf", "shaman"]))
     table.do(GM, x.Roll(faces=[5, 15]))  # the orc at 0
+    table.stand()
     table.do(ANN, x.PartingShot(contestant="aria", bid=3))
     table.do(GM, x.Roll(faces=[16, 1]))  # Aria fails, the orc's Critical: Aria transfers 2 × 3
+    table.stand()
     assert table.ap("orc") == 6 and table.rules.fighters["orc"].in_contest
     table.do(GM, x.Roll(faces=[19, 19]))  # Bran
+    table.stand()
     assert table.rules.actor == "orc"  # back in, and its turn had not come
 
 
@@ -415,14 +445,18 @@ def test_a_parting_shot_open_at_the_end_of_the_round_holds_it_until_declined() -
     everyone_attacks(table, shaman=8)
     for _ in range(4):
         table.do(GM, x.Roll(faces=[19, 19]))
+        table.stand()
     table.do(GM, x.Roll(faces=[5, 16]))  # the shaman, last, takes Aria from 15 to 7: not out
+    table.stand()
     assert table.rules.round == 2
     table = Table(raid())
     everyone_attacks(table, shaman=8)
     table.do(GM, x.Adjust(contestant="aria", delta=-7, reason="an arrow"))
     for _ in range(4):
         table.do(GM, x.Roll(faces=[19, 19]))
+        table.stand()
     table.do(GM, x.Roll(faces=[5, 16]))  # the shaman takes Aria from 8 to 0
+    table.stand()
     assert table.rules.round == 1 and table.rules.open_shots == {"shaman": "aria"}
     table.do(GM, x.DeclinePartingShot(contestant="shaman"))
     assert table.rules.round == 2
@@ -435,10 +469,14 @@ def knocked_out_bran(hero_points: int = 2) -> Table:
     table = Table(raid(hero_points={"bran": hero_points}))
     everyone_attacks(table, wolf=10)
     table.do(GM, x.Roll(faces=[19, 19]))  # Aria: a tie
+    table.stand()
     table.do(GM, x.Roll(faces=[19, 19]))  # Bran: a tie
+    table.stand()
     table.do(BOB, x.PassHeroPoint(contestant="bran"))
     table.do(GM, x.Roll(faces=[19, 19]))  # the orc: a tie
+    table.stand()
     table.do(GM, x.Roll(faces=[1, 20]))  # the wolf's Critical against Bran's Fumble: 3 × 10 transferred
+    table.stand()
     table.do(BOB, x.PassHeroPoint(contestant="bran"))
     assert table.ap("bran") == -18
     return table
@@ -509,6 +547,7 @@ def test_disengaging_withdraws_and_rejoining_keeps_the_ap() -> None:
     for _ in range(4):  # the orc and the shaman had singled out Aria: they pass
         actor = table.rules.actor
         table.do(GM, x.PassTurn(contestant=actor) if actor in ("orc", "shaman") else x.Roll(faces=[19, 19]))
+        table.stand()
     assert table.rules.round == 2 and "aria" not in table.rules.order
     table.do(ANN, x.Rejoin(contestant="aria"))
     assert table.ap("aria") == 11 and "aria" in table.rules.order
@@ -563,6 +602,7 @@ def test_a_follower_whose_ap_is_in_the_total_lends_or_gives_nothing_more() -> No
     assert table.ap("aria") == 15 + 8 + 6  # followers' values, modifiers included, added at the start
     everyone_attacks(table)
     table.do(GM, x.Roll(faces=[19, 19]))
+    table.stand()
     assert table.refused(GM, x.Lend(lender="bran", target="aria", ap=3, faces=[3, 10])) == "rules/follower_ap"
     gift = x.Gift(giver="Hound", rating="6", recipient="aria", bid=3, faces=[3, 10])
     assert table.refused(GM, gift) == "rules/follower_ap"
@@ -572,6 +612,7 @@ def test_gifting_by_someone_outside_the_contest() -> None:
     table = Table(raid())
     everyone_attacks(table)
     table.do(GM, x.Roll(faces=[19, 19]))  # Aria engages the orc
+    table.stand()
     # the miller (14) bids 5 against a resistance of 10: his 1 is a Critical, the resistance's 12 a Failure:
     # a Major Victory, Aria gains the bid
     table.do(GM, x.Gift(giver="the miller", rating="14", recipient="aria", bid=5, faces=[1, 12]))
@@ -620,9 +661,11 @@ def test_the_gm_closing_the_window_leaves_a_group_contestant_without_a_target() 
     declare(table, {"aria": attack("orc")})
     table.do(GM, CloseDeclarations())
     table.do(GM, x.Roll(faces=[19, 19]))
+    table.stand()
     assert table.refused(GM, x.Roll(faces=[19, 19])) == "rules/no_target"
     table.do(GM, x.ChangeIntent(contestant="bran", intent=attack("wolf")))
     table.do(GM, x.Roll(faces=[19, 19]))
+    table.stand()
     assert table.rules.actor == "orc"
 
 
@@ -644,6 +687,7 @@ def test_acting_while_out_is_refused() -> None:
     table = Table(raid())
     everyone_attacks(table, aria=12)
     table.do(GM, x.Roll(faces=[5, 15]))  # the orc at 0
+    table.stand()
     for command in [
         x.Delay(contestant="orc"),
         x.PassTurn(contestant="orc"),

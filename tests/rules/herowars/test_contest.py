@@ -50,6 +50,11 @@ def ap(table: Driver) -> dict[str, int]:
     return {c: f.ap for c, f in table.contest.rules.fighters.items()}
 
 
+def stands(table: Driver) -> None:
+    """Ann lets Erik's result stand: the answer every roll with her hero in it waits for."""
+    table.do(ANN, h.PassHeroPoint(contestant="erik"))
+
+
 def refused(table: Driver, actor: Actor, command: Any) -> str:
     before = table.contest
     with pytest.raises(Refused) as exc:
@@ -62,6 +67,7 @@ def test_erik_wins_with_a_success_and_jonas_loses_ten_with_a_higher_success() ->
     table = contest()
     erik_bids(table)
     table.do(GM, h.Roll(faces=[6, 12]))
+    stands(table)
     assert ap(table) == {"erik": 15, "jonas": 5}
     last = table.contest.rules.last
     assert (last.case, last.winner, last.lost, last.gained) == ("win", "erik", {"jonas": 10}, 0)
@@ -78,6 +84,7 @@ def test_erik_fumbles_and_loses_forty_or_thirty_with_the_cap(
     table = contest(cap_3x=cap)
     erik_bids(table)
     table.do(GM, h.Roll(faces=[20, 8]))
+    stands(table)
     assert ap(table) == {"erik": erik_ap, "jonas": 15}
     outcome = table.contest.rules.outcome
     assert outcome == h.ContestDecided(
@@ -91,6 +98,7 @@ def test_erik_wins_with_a_critical_and_jonas_fails_a_transfer(cap: bool) -> None
     table = contest(cap_3x=cap)
     erik_bids(table, bid=5)
     table.do(GM, h.Roll(faces=[1, 17]))  # double bid, full loss, transferred
+    stands(table)
     assert ap(table) == {"erik": 25, "jonas": 5}
     assert table.contest.rules.last.case == "transfer"
 
@@ -99,6 +107,7 @@ def test_both_critical_is_a_tie_the_gm_settles_by_naming_the_result() -> None:
     table = contest()
     erik_bids(table)
     table.do(GM, h.Roll(faces=[1, 1]))
+    stands(table)
     assert table.contest.rules.phase == "tied"
     assert ap(table) == {"erik": 15, "jonas": 15}
     assert refused(table, GM, h.Roll(faces=[2, 3])) == "rules/out_of_phase"
@@ -116,6 +125,7 @@ def test_a_tie_settled_with_no_winner_changes_no_ap() -> None:
     table = contest()
     erik_bids(table)
     table.do(GM, h.Roll(faces=[7, 7]))
+    stands(table)
     table.do(GM, h.SettleTie(winner=None, reason="they circle each other"))
     assert ap(table) == {"erik": 15, "jonas": 15}
 
@@ -124,6 +134,7 @@ def test_both_failures_with_masteries_are_both_successes_and_the_lower_roll_wins
     table = contest(erik="5W", jonas="3W")  # TN 5 and 3, one mastery each: they cancel
     erik_bids(table)
     table.do(GM, h.Roll(faces=[18, 17]))
+    stands(table)
     assert ap(table) == {"erik": 15, "jonas": 23}  # Jonas's 17 beats Erik's 18: Erik loses 10 (20 halved)
 
 
@@ -131,6 +142,7 @@ def test_both_failures_without_masteries_cost_both_the_bid() -> None:
     table = contest()
     erik_bids(table)
     table.do(GM, h.Roll(faces=[17, 18]))
+    stands(table)
     assert ap(table) == {"erik": 5, "jonas": 5}
 
 
@@ -138,6 +150,7 @@ def test_both_fall_together_and_each_takes_its_own_outcome() -> None:
     table = contest(erik="5", jonas="5")
     erik_bids(table, bid=3)
     table.do(GM, h.Roll(faces=[20, 20]))  # both Fumble: both lose double the bid
+    stands(table)
     outcome = table.contest.rules.outcome
     assert outcome == h.ContestDecided(
         winner=None,
@@ -150,6 +163,7 @@ def test_the_edge_is_added_to_the_bid_when_jonas_pays() -> None:
     table = contest(edge=2)
     erik_bids(table, bid=4)
     table.do(GM, h.Roll(faces=[3, 17]))  # Success against Failure: (4 + 2) × 2
+    stands(table)
     assert ap(table) == {"erik": 15, "jonas": 3}
 
 
@@ -168,6 +182,7 @@ def test_a_gm_adjustment_that_lifts_the_loser_resumes_the_contest() -> None:
     table = contest()
     erik_bids(table)
     table.do(GM, h.Roll(faces=[20, 8]))
+    stands(table)
     assert table.contest.rules.phase == "decided"
     table.do(GM, h.Adjust(contestant="erik", delta=30, reason="the river god intervenes"))
     assert table.contest.rules.phase == "declaring" and table.contest.rules.round == 2

@@ -100,6 +100,7 @@ class Table(EngineTable):
         for contestant, tactic in zip((initiative, responder), tactics, strict=True):
             self.do(self.controller(contestant), Declare(participant=contestant, payload=s.Tactic(tactic=tactic)))  # type: ignore[arg-type]
         self.do(GM, s.Roll(faces=faces))
+        self.stand()  # the players who could not spend a story point let the result stand
         return None if self.rules.pending is not None else self.resolved()
 
     def controller(self, contestant: str) -> Actor:

@@ -22,6 +22,7 @@ def test_four_assists_by_two_pcs_escalate_the_resistance_by_five_each() -> None:
     for actor, helper, faces, resistance, change, after in steps:
         before = table.rp("cato")
         table.do(actor, s.Assist(helper=helper, beneficiary="cato", faces=faces))
+        table.stand()
         rolled = table.events(s.ContestRolled)[-1]
         assert (rolled.kind, rolled.first.contestant, rolled.second.rating) == ("assist", helper, resistance)
         assert table.rp("cato") - before == change, (helper, faces)
@@ -34,7 +35,9 @@ def test_the_escalation_counts_per_beneficiary() -> None:
     table.adjust("aria", 2)
     table.adjust("cato", 2)
     table.do(GM, s.Assist(helper="dina", beneficiary="aria", faces=[20, 20]))  # a standoff still counts
+    table.stand()
     table.do(GM, s.Assist(helper="dina", beneficiary="cato", faces=[1, 20]))
+    table.stand()
     rolled = table.events(s.ContestRolled)
     assert [r.second.rating for r in rolled] == ["10", "10"]  # Cato's first assist faces the base again
     assert table.rp("aria") == 2  # the standoff changed nothing
@@ -44,6 +47,7 @@ def test_the_escalation_counts_per_beneficiary() -> None:
 def test_a_lost_assist_adds_one_more_than_the_resistance_degree() -> None:
     table = Table()
     table.do(GM, s.Assist(helper="dina", beneficiary="aria", faces=[20, 10]))  # the resistance's big success
+    table.stand()
     assert table.rp("aria") == 3  # degree 2 against a miss: 3 RP on Aria
 
 
@@ -53,7 +57,9 @@ def test_the_base_resistance_is_a_setting() -> None:
     setup = s.ScoredSetup(prize="x", contestants=request.setup.contestants, assist_resistance="14")
     table = Table(type(request)(ruleset="scored", setup=setup, seats=request.seats, dice="physical"))
     table.do(GM, s.Assist(helper="dina", beneficiary="aria", faces=[1, 1]))
+    table.stand()
     table.do(GM, s.Assist(helper="dina", beneficiary="aria", faces=[1, 1]))
+    table.stand()
     assert [r.second.rating for r in table.events(s.ContestRolled)] == ["14", "19"]
 
 

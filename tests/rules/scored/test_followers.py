@@ -65,14 +65,18 @@ def test_secondary_contestants_and_supporters_roll_no_rounds() -> None:
 def test_an_unengaged_opponent_removes_a_follower_on_any_failure() -> None:
     table = Table()
     table.do(GM, s.EngageFollower(opponent="ogre", follower="dina", faces=[13, 4]))  # 2 successes against 1
+    table.stand()
     assert table.out("dina") == "engaged"
     assert table.resolved().result == "ogre beats dina: dina is removed"
     table.do(GM, s.EngageFollower(opponent="gob", follower="brin", faces=[9, 3]))  # Brin wins: stays
+    table.stand()
     assert table.out("brin") is None
     table.do(GM, s.EngageFollower(opponent="gob", follower="cato", faces=[7, 7]))  # a standoff: stays
+    table.stand()
     assert table.out("cato") is None
     # the GM sets the resistance; a player may not
     table.do(GM, s.EngageFollower(opponent="ogre", follower="cato", resistance="1", faces=[20, 2]))
+    table.stand()
     assert table.out("cato") == "engaged"  # 0 successes against 0, the Ogre's higher die
     assert table.events(s.ContestRolled)[-1].second.rating == "1"
 
@@ -80,6 +84,7 @@ def test_an_unengaged_opponent_removes_a_follower_on_any_failure() -> None:
 def test_a_pc_engages_an_opposing_follower() -> None:
     table = Table()
     table.do(GM, s.EngageFollower(opponent="aria", follower="gob", faces=[3, 12]))
+    table.stand()
     assert table.out("gob") == "engaged"
     codes = [
         table.refused(GM, s.EngageFollower(opponent="aria", follower="ogre", faces=[3, 12])),

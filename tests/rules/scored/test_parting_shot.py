@@ -20,6 +20,7 @@ def beaten_ogre(before: int) -> Table:
 def test_a_failed_parting_shot_revives_the_opponent_below_five() -> None:
     table = beaten_ogre(3)  # 3 + 2 = 5
     table.do(GM, s.PartingShot(shooter="aria", target="ogre", faces=[12, 13]))  # the Ogre's big success:
+    table.stand()
     resolved = table.resolved()  # degree 1 against Aria's one success: 2 RP it would score...
     assert (resolved.winner, resolved.degree, resolved.points) == ("ogre", 1, -2)  # ...come off its own
     assert table.rp("ogre") == 3 and table.out("ogre") is None
@@ -32,6 +33,7 @@ def test_a_failed_parting_shot_revives_the_opponent_below_five() -> None:
 def test_a_failed_parting_shot_that_leaves_five_or_more_does_not_revive() -> None:
     table = beaten_ogre(4)  # 4 + 2 = 6
     table.do(GM, s.PartingShot(shooter="aria", target="ogre", faces=[5, 9]))  # the Ogre's degree 0: 1 RP off
+    table.stand()
     assert table.rp("ogre") == 5 and table.out("ogre") == "tally"
     assert table.rules.phase == "decided"
 
@@ -39,6 +41,7 @@ def test_a_failed_parting_shot_that_leaves_five_or_more_does_not_revive() -> Non
 def test_the_comeback_takes_back_at_most_what_the_last_round_lodged() -> None:
     table = beaten_ogre(4)  # 6: the last round lodged 2
     table.do(GM, s.PartingShot(shooter="aria", target="ogre", faces=[20, 13]))  # degree 2 for the Ogre: 3
+    table.stand()
     assert table.resolved().points == -2
     assert table.rp("ogre") == 4 and table.out("ogre") is None
 
@@ -48,6 +51,7 @@ def test_a_successful_parting_shot_worsens_the_defeat() -> None:
     outcome = table.rules.outcome
     assert [(o.contestant, o.degree) for o in outcome.outcomes if o.contestant == "ogre"] == [("ogre", 2)]  # 5 − 0
     table.do(GM, s.PartingShot(shooter="aria", target="ogre", faces=[15, 16]))  # degree 2: 3 more RP
+    table.stand()
     assert table.rp("ogre") == 8 and table.rules.phase == "decided"
     outcome = table.rules.outcome
     assert [(o.contestant, o.difference, o.degree) for o in outcome.outcomes if o.contestant == "ogre"] == [
@@ -59,6 +63,7 @@ def test_a_successful_parting_shot_worsens_the_defeat() -> None:
 def test_an_unengaged_pc_may_shoot_an_opponent_taken_out_by_someone_else() -> None:
     table = beaten_ogre(3)
     table.do(GM, s.PartingShot(shooter="bors", target="ogre", faces=[9, 9]))  # a standoff: nothing
+    table.stand()
     assert table.resolved().points == 0 and table.rp("ogre") == 5
     assert table.refused(BOB, s.PartingShot(shooter="bors", target="ogre", faces=[1, 2])) == "rules/shot_taken"
 
@@ -70,4 +75,5 @@ def test_parting_shots_need_an_opponent_just_taken_out() -> None:
     assert table.refused(ANN, s.PartingShot(shooter="aria", target="cato", faces=[1, 2])) == "rules/same_side"
     # the Ogre may shoot the follower it took out; winning the comeback brings Cato back (3 − 2 < 3)
     table.do(GM, s.PartingShot(shooter="ogre", target="cato", faces=[16, 10]))  # Cato's big success: degree 2
+    table.stand()
     assert table.resolved().points == -3 and table.out("cato") is None and table.rp("cato") == 0

@@ -111,6 +111,7 @@ def test_the_gm_may_close_the_window_and_a_missing_tactic_is_none() -> None:
     table.do(GM, Declare(participant="ogre", payload=s.Tactic(tactic="gambit")))
     table.do(GM, CloseDeclarations())
     table.do(GM, s.Roll(faces=[15, 10]))  # Aria wins degree 1 against a gamble: 2 + 2
+    table.stand()
     assert table.rp("ogre") == 4
 
 
@@ -150,11 +151,16 @@ def test_story_points_add_successes_after_the_dice() -> None:
     table.do(ANN, Declare(participant="aria", payload=s.Tactic()))
     table.do(GM, Declare(participant="ogre", payload=s.Tactic()))
     table.do(GM, s.Roll(faces=[16, 5]))  # Aria misses, the Ogre hits: she would lose degree 1
+    table.stand()
     assert table.rules.phase == "rolled" and table.rules.pending.waiting == ["aria"]
     assert table.refused(BOB, s.SpendStoryPoint(contestant="aria")) == "auth/not_your_seat"
     table.do(ANN, s.SpendStoryPoint(contestant="aria"))  # 1 – 1: the Ogre's higher die... 16 > 5: Aria
     assert table.rules.phase == "rolled"  # she still has one
     table.do(ANN, s.SpendStoryPoint(contestant="aria"))  # 2 – 1: Aria wins degree 1, and has none left
+    # she still answers, as anyone would: resolving now would tell the table she has run out
+    assert table.rules.phase == "rolled" and table.rules.pending.may_spend == []
+    assert table.refused(ANN, s.SpendStoryPoint(contestant="aria")) == "rules/no_story_point"
+    table.do(ANN, s.KeepStoryPoints(contestant="aria"))
     resolved = table.resolved()
     assert (resolved.winner, resolved.successes, resolved.points) == ("aria", [2, 1], 2)
     assert table.rules.members["aria"].story_points == 0
@@ -178,6 +184,7 @@ def test_server_dice_are_rolled_by_the_server_and_typed_faces_refused() -> None:
     table.do(GM, Declare(participant="ogre", payload=s.Tactic()))
     assert table.refused(GM, s.Roll(faces=[15, 16])) == "dice/wrong_mode"
     table.do(ANN, s.Roll())
+    table.stand()
     rolled = table.events(s.ContestRolled)[-1]
     assert rolled.dice.source == "server" and rolled.dice.faces == [rolled.first.face, rolled.second.face]
     assert table.rules.phase == "between" and table.events(s.ContestResolved)

@@ -49,7 +49,9 @@ def test_assists_to_one_of_two_sharing_a_tally_escalate_together() -> None:
     table.adjust("aria", 3)
     table.do(GM, s.Join(contestant="bors", comrade="aria"))
     table.do(GM, s.Assist(helper="dina", beneficiary="aria", faces=[1, 11]))  # degree 1: 2 off
+    table.stand()
     table.do(GM, s.Assist(helper="dina", beneficiary="bors", faces=[20, 20]))
+    table.stand()
     assert [r.second.rating for r in table.events(s.ContestRolled)] == ["10", "15"]
     assert table.rp("bors") == 1
 
@@ -72,6 +74,7 @@ def test_undo_takes_back_a_whole_round() -> None:
     table.do(GM, Declare(participant="ogre", payload=s.Tactic()))
     before = table.rules
     table.do(GM, s.Roll(faces=[15, 16]))
+    table.stand()
     assert table.rp("ogre") == 4
     table.do(GM, Undo())
     assert table.rules == before and table.rules.phase == "ready"
@@ -115,6 +118,7 @@ def test_rolling_needs_a_revealed_round_and_a_player_of_it() -> None:
     table.do(GM, Declare(participant="ogre", payload=s.Tactic()))
     assert table.refused(BOB, s.Roll(faces=[1, 2])) == "auth/not_your_seat"
     table.do(ANN, s.Roll(faces=[1, 2]))
+    table.stand()
     assert table.rules.phase == "between"
 
 
