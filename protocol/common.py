@@ -42,3 +42,13 @@ class Dice(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     faces: list[int]
     key: int = 0
     first: int = 0
+
+
+class ApPoint(msgspec.Struct, frozen=True):
+    """One point of an AP chart: each contestant's AP (by id) after ``exchange`` exchanges were applied, or,
+    when ``adjusted``, after AP changed between exchange ``exchange`` and the next (a GM adjustment, a loan,
+    a gift, a disengagement, a final action). ``null`` where the viewer may not see that contestant's AP."""
+
+    exchange: int
+    ap: dict[str, int | None]
+    adjusted: bool = False

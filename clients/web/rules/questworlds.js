@@ -100,10 +100,16 @@ export function mine(view) {
   return view.rules.contestants.filter((c) => c.controlled_by_you).map((c) => c.id);
 }
 
-export function chartPoint(view) {
+// The AP chart from the view's own record (every exchange since the start, hidden AP as null). A point
+// after a change between exchanges (an adjustment) sits half-way to the next exchange.
+export function chartPoints(view) {
   const rules = view.rules;
-  const x = rules.last?.exchange ?? 0;
-  return { x, values: Object.fromEntries(rules.contestants.map((c) => [c.name, c.ap])) };
+  const name = Object.fromEntries(rules.contestants.map((c) => [c.id, c.name]));
+  return (rules.chart ?? []).map((p) => ({
+    x: p.exchange + (p.adjusted ? 0.5 : 0),
+    label: p.adjusted ? `after ${p.exchange} (adjusted)` : String(p.exchange),
+    values: Object.fromEntries(Object.entries(p.ap).map(([id, ap]) => [name[id] ?? id, ap])),
+  }));
 }
 
 // Physical dice: the faces rolled at the table, sent as ``<prefix>.roll``.

@@ -9,11 +9,16 @@ import msgspec
 from protocol.events import Revealed
 from protocol.rulesets import herowars as h
 from server.rules.herowars.state import Fighter, HerowarsState, Rolled
+from server.rules.questworlds.chart import chart_after
 
 replace = msgspec.structs.replace
 
 
 def evolve(state: HerowarsState, event: h.Event | Revealed) -> HerowarsState:
+    return chart_after(state, _evolve(state, event), applied=isinstance(event, h.ExchangeApplied))
+
+
+def _evolve(state: HerowarsState, event: h.Event | Revealed) -> HerowarsState:
     match event:
         case h.RoundStarted():
             return replace(

@@ -15,6 +15,7 @@ from server.rules.herowars.describe import describe
 from server.rules.herowars.evolve import evolve
 from server.rules.herowars.state import Fighter, HerowarsState
 from server.rules.herowars.view import view
+from server.rules.questworlds.chart import mark
 from server.rules.questworlds.setup import parse_rating, player_controlled, starting_ap
 
 
@@ -41,7 +42,11 @@ def initial(setup: h.HerowarsSetup, seats: Sequence[Seat]) -> HerowarsState:
             player=c.id in controlled,
         )
     return HerowarsState(
-        prize=setup.prize, cap_3x=setup.cap_3x, players_type_faces=setup.players_type_faces, fighters=fighters
+        prize=setup.prize,
+        cap_3x=setup.cap_3x,
+        players_type_faces=setup.players_type_faces,
+        fighters=fighters,
+        chart=(mark(fighters, 0),),
     )
 
 
