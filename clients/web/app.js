@@ -339,14 +339,23 @@ function Invitations({ view, link, panels }) {
 }
 
 // The GM's timeline: every event, the undone ones greyed out, "rewind to here" on every rewindable point.
+// The GM's timeline. After the first answer it asks only for what is new (`after` the head it holds) and
+// takes the earlier entries an undo, a rewind or a new batch re-marked from `revised`.
 function Timeline({ link, version, act }) {
   const [timeline, setTimeline] = useState(null);
   const [error, setError] = useState(null);
+  const held = useRef(null);
   useEffect(() => {
     if (link.state !== "open") return undefined;
     const timer = setTimeout(async () => {
+      const before = held.current;
       try {
-        setTimeline(await link.request({ type: "get_timeline", contest: link.contest, viewer: "gm" }));
+        const answer = await link.request({ type: "get_timeline", contest: link.contest, viewer: "gm", ...(before ? { after: before.head } : {}) });
+        const revised = new Map((answer.revised ?? []).map((e) => [e.version, e]));
+        const entries = answer.after == null ? answer.entries : [...before.entries.map((e) => revised.get(e.version) ?? e), ...answer.entries];
+        if (held.current && answer.head < held.current.head) return; // a newer answer came first
+        held.current = { head: answer.head, entries };
+        setTimeline({ ...answer, entries });
         setError(null);
       } catch (refusal) {
         setError(refusal);

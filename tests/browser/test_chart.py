@@ -11,13 +11,12 @@ from typing import Any
 
 from playwright.sync_api import Browser, Page, expect
 
-from clients.python.client import AgonClient
 from protocol.events import Declare
-from protocol.messages import Follow
 from protocol.rulesets import extended as x
 from tests.browser.conftest import assert_accessible
 from tests.e2e.conftest import ServerFactory
-from tests.net.duel import ARIA_WINS, duel
+from tests.e2e.table import seated_duel
+from tests.net.duel import ARIA_WINS
 
 ORC_WINS: list[int | None] = [2, 15]  # the Orc's exchange: the Orc succeeds, Aria fails
 
@@ -28,12 +27,8 @@ def ap(view: dict[str, Any]) -> dict[str, int]:
 
 async def two_exchanges(server_url: str) -> dict[str, Any]:
     """A duel after two exchanges (each side loses AP once): the tokens, and the AP as the GM saw it."""
-    gm = await AgonClient.connect(server_url)
-    created = await gm.create(duel())
-    contest, invitations = created.contest, created.invitations
-    await gm.follow(contest, invitations.gm)
-    ann = await AgonClient.connect(server_url, follow=[Follow(contest, invitations.seats["ann"])])
-    bob = await AgonClient.connect(server_url, follow=[Follow(contest, invitations.seats["bob"])])
+    table = await seated_duel(server_url)
+    contest, invitations, gm, ann, bob = table.contest, table.created.invitations, table.gm, table.ann, table.bob
     await ann.command(contest, Declare(participant="aria", payload=x.Intent(action="lunge", bid=4)))
     await bob.command(contest, Declare(participant="orc", payload=x.Intent(action="swing", bid=3)))
     first = await gm.command(contest, x.Roll(faces=ARIA_WINS))
@@ -41,8 +36,7 @@ async def two_exchanges(server_url: str) -> dict[str, Any]:
     start = ap((await gm.timeline(contest, at=1)).view)
     after_one = ap((await gm.timeline(contest, at=first.version)).view)
     after_two = ap((await gm.timeline(contest)).view)
-    for client in (gm, ann, bob):
-        await client.close()
+    await table.close()
     return {
         "gm": invitations.gm,
         "spectator": invitations.spectator,
