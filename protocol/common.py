@@ -44,11 +44,12 @@ class Dice(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     first: int = 0
 
 
-class ApPoint(msgspec.Struct, frozen=True):
-    """One point of an AP chart: each contestant's AP (by id) after ``exchange`` exchanges were applied, or,
-    when ``adjusted``, after AP changed between exchange ``exchange`` and the next (a GM adjustment, a loan,
-    a gift, a disengagement, a final action). ``null`` where the viewer may not see that contestant's AP."""
+class ApChart(msgspec.Struct, frozen=True):
+    """An AP chart by columns, oldest point first: point i is each contestant's AP (by id) after
+    ``exchange[i]`` exchanges were applied, or, when ``adjusted[i]``, after AP changed between that exchange
+    and the next (a GM adjustment, a loan, a gift, a disengagement, a final action). ``null`` where the viewer
+    may not see that contestant's AP."""
 
-    exchange: int
-    ap: dict[str, int | None]
-    adjusted: bool = False
+    exchange: list[int] = []
+    adjusted: list[bool] = []
+    ap: dict[str, list[int | None]] = {}

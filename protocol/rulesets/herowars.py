@@ -7,7 +7,7 @@ from typing import Literal
 
 import msgspec
 
-from protocol.common import ApPoint, Dice
+from protocol.common import ApChart, Dice
 
 Phase = Literal["declaring", "ready", "rolled", "tied", "decided"]
 Case = Literal["win", "transfer", "both_failure", "both_fumble", "failure_vs_fumble", "tie"]
@@ -230,4 +230,4 @@ class HerowarsView(msgspec.Struct, frozen=True, tag_field="type", tag="herowars.
     last: ExchangeApplied | None
     outcome: ContestDecided | None
     cap_3x: bool
-    chart: list[ApPoint] = []  # AP per contestant over the exchanges, newest last (a bounded window)
+    chart: ApChart = msgspec.field(default_factory=ApChart)  # AP over the exchanges (the newest 200 points)

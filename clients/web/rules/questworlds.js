@@ -100,15 +100,16 @@ export function mine(view) {
   return view.rules.contestants.filter((c) => c.controlled_by_you).map((c) => c.id);
 }
 
-// The AP chart from the view's own record (every exchange since the start, hidden AP as null). A point
-// after a change between exchanges (an adjustment) sits half-way to the next exchange.
+// The AP chart from the view's own record (kept by columns: every exchange since the start, hidden AP as
+// null). A point after a change between exchanges (an adjustment) sits half-way to the next exchange.
 export function chartPoints(view) {
   const rules = view.rules;
+  const chart = rules.chart ?? { exchange: [], adjusted: [], ap: {} };
   const name = Object.fromEntries(rules.contestants.map((c) => [c.id, c.name]));
-  return (rules.chart ?? []).map((p) => ({
-    x: p.exchange + (p.adjusted ? 0.5 : 0),
-    label: p.adjusted ? `after ${p.exchange} (adjusted)` : String(p.exchange),
-    values: Object.fromEntries(Object.entries(p.ap).map(([id, ap]) => [name[id] ?? id, ap])),
+  return chart.exchange.map((exchange, i) => ({
+    x: exchange + (chart.adjusted[i] ? 0.5 : 0),
+    label: chart.adjusted[i] ? `after ${exchange} (adjusted)` : String(exchange),
+    values: Object.fromEntries(Object.entries(chart.ap).map(([id, column]) => [name[id] ?? id, column[i]])),
   }));
 }
 

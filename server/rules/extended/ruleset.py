@@ -17,7 +17,7 @@ from server.rules.extended.describe import describe
 from server.rules.extended.evolve import evolve
 from server.rules.extended.state import ExtendedState, Fighter
 from server.rules.extended.view import view
-from server.rules.questworlds.chart import mark
+from server.rules.questworlds.chart import started
 
 
 def initial(setup: x.ExtendedSetup, seats: Sequence[Seat]) -> ExtendedState:
@@ -71,7 +71,7 @@ def initial(setup: x.ExtendedSetup, seats: Sequence[Seat]) -> ExtendedState:
         better_roll=setup.better_roll,
         players_type_faces=setup.players_type_faces,
         fighters=fighters,
-        chart=(mark(fighters, 0),),
+        chart=started(fighters),
     )
 
 

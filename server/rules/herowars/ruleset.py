@@ -15,7 +15,7 @@ from server.rules.herowars.describe import describe
 from server.rules.herowars.evolve import evolve
 from server.rules.herowars.state import Fighter, HerowarsState
 from server.rules.herowars.view import view
-from server.rules.questworlds.chart import mark
+from server.rules.questworlds.chart import started
 from server.rules.questworlds.setup import parse_rating, player_controlled, starting_ap
 
 
@@ -46,7 +46,7 @@ def initial(setup: h.HerowarsSetup, seats: Sequence[Seat]) -> HerowarsState:
         cap_3x=setup.cap_3x,
         players_type_faces=setup.players_type_faces,
         fighters=fighters,
-        chart=(mark(fighters, 0),),
+        chart=started(fighters),
     )
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import msgspec
 
 from protocol.rulesets.herowars import ContestDecided, ExchangeApplied, Intent, Phase
-from server.rules.questworlds.chart import Mark
+from server.rules.questworlds.chart import Chart
 
 
 class Fighter(msgspec.Struct, frozen=True):
@@ -53,7 +53,7 @@ class HerowarsState(msgspec.Struct, frozen=True):
     exchanges: int = 0
     last: ExchangeApplied | None = None
     outcome: ContestDecided | None = None
-    chart: tuple[Mark, ...] = ()  # the AP chart's newest points (questworlds.chart)
+    chart: Chart = Chart()  # the AP chart's newest points (questworlds.chart)
 
     def opponent(self, contestant: str) -> str:
         return next(f for f in self.fighters if f != contestant)

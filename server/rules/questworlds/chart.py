@@ -2,19 +2,20 @@
 and after every change between exchanges, kept in the rule state so every viewer sees the whole story.
 
 The state writes the chart only when an exchange is applied (an append copies at most ``CHART_POINTS``
-points, so the fold stays linear and pays nothing for other events). A point remembers whose AP was public
-then: a viewer sees a contestant's AP on the chart exactly where it could see the AP itself at that point
-(its own contestants and the GM's always; anyone's once it has changed).
+points, so the fold stays linear and pays nothing for other events). The chart is kept and sent by columns,
+so a view of a long contest costs a few list copies, not a structure per point. A contestant's AP is hidden
+on the chart exactly where the AP itself was hidden at that point: from anyone but its controller and the
+GM until it has changed (AP knowledge). Once known it stays known, so the hidden points are a prefix.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Mapping
 from typing import Protocol, TypeVar
 
 import msgspec
 
-from protocol.common import ApPoint
+from protocol.common import ApChart
 from server.engine.ruleset import Viewer
 
 CHART_POINTS = 200
@@ -31,30 +32,34 @@ class Charted(Protocol):
     def ap_known(self) -> bool: ...
 
 
-class Mark(msgspec.Struct, frozen=True):
-    """A point of the chart as the rule state keeps it: every AP, and whose AP was public."""
+class Chart(msgspec.Struct, frozen=True):
+    """The chart as the rule state keeps it: one column per field, oldest point first."""
 
-    exchange: int
-    ap: dict[str, int]
-    known: list[str]
-    adjusted: bool = False
+    exchange: tuple[int, ...] = ()
+    adjusted: tuple[bool, ...] = ()
+    ap: dict[str, tuple[int, ...]] = {}
+    hidden: dict[str, int] = {}  # per contestant, how many of the first points hide its AP
 
 
-def mark(fighters: Mapping[str, Charted], exchange: int, *, adjusted: bool = False) -> Mark:
-    return Mark(
-        exchange=exchange,
-        ap={c: f.ap for c, f in fighters.items()},
-        known=[c for c, f in fighters.items() if f.ap_known],
-        adjusted=adjusted,
+def started(fighters: Mapping[str, Charted]) -> Chart:
+    """The chart of a new contest: the starting AP."""
+    return _appended(Chart(), fighters, 0, adjusted=False)
+
+
+def _appended(chart: Chart, fighters: Mapping[str, Charted], exchange: int, *, adjusted: bool) -> Chart:
+    drop = 1 if len(chart.exchange) >= CHART_POINTS else 0
+    hidden = {c: chart.hidden.get(c, 0) + (0 if f.ap_known else 1) - drop for c, f in fighters.items()}
+    return Chart(
+        exchange=(*chart.exchange[drop:], exchange),
+        adjusted=(*chart.adjusted[drop:], adjusted),
+        ap={c: (*chart.ap.get(c, ())[drop:], f.ap) for c, f in fighters.items()},
+        hidden={c: max(0, h) for c, h in hidden.items()},
     )
 
 
-def _moved_since(newest: Mark, fighters: Mapping[str, Charted]) -> bool:
-    return any(newest.ap.get(c) != f.ap for c, f in fighters.items())
-
-
-def _appended(chart: tuple[Mark, ...], point: Mark) -> tuple[Mark, ...]:
-    return (*chart[-(CHART_POINTS - 1) :], point)
+def _moved_since(chart: Chart, fighters: Mapping[str, Charted]) -> bool:
+    """Whether some AP differs from the chart's newest point."""
+    return any(chart.ap[c][-1] != f.ap for c, f in fighters.items() if chart.ap.get(c))
 
 
 class ChartedState(Protocol):
@@ -67,7 +72,7 @@ class ChartedState(Protocol):
     def exchanges(self) -> int: ...
 
     @property
-    def chart(self) -> tuple[Mark, ...]: ...
+    def chart(self) -> Chart: ...
 
 
 S = TypeVar("S", bound=ChartedState)
@@ -83,23 +88,20 @@ def chart_after(before: S, after: S, *, applied: bool) -> S:
     if not applied:
         return after
     chart = before.chart
-    if chart and _moved_since(chart[-1], before.fighters):
-        chart = _appended(chart, mark(before.fighters, before.exchanges, adjusted=True))
-    chart = _appended(chart, mark(after.fighters, after.exchanges))
+    if _moved_since(chart, before.fighters):
+        chart = _appended(chart, before.fighters, before.exchanges, adjusted=True)
+    chart = _appended(chart, after.fighters, after.exchanges, adjusted=False)
     return msgspec.structs.replace(after, chart=chart)  # type: ignore[type-var]
 
 
-def chart_for(state: ChartedState, viewer: Viewer) -> list[ApPoint]:
-    """The chart as ``viewer`` may see it: AP where it was public at that point, or the viewer's own; the
-    changes since the newest point as a last ``adjusted`` point."""
-    marks: Iterable[Mark] = state.chart
-    if state.chart and _moved_since(state.chart[-1], state.fighters):
-        marks = [*state.chart[-(CHART_POINTS - 1) :], mark(state.fighters, state.exchanges, adjusted=True)]
-    return [
-        ApPoint(
-            exchange=m.exchange,
-            ap={c: ap if viewer.omniscient or viewer.controls(c) or c in m.known else None for c, ap in m.ap.items()},
-            adjusted=m.adjusted,
-        )
-        for m in marks
-    ]
+def chart_for(state: ChartedState, viewer: Viewer) -> ApChart:
+    """The chart as ``viewer`` may see it (``null`` where it may not see an AP), with the changes since the
+    newest point as a last ``adjusted`` point."""
+    chart = state.chart
+    if _moved_since(chart, state.fighters):
+        chart = _appended(chart, state.fighters, state.exchanges, adjusted=True)
+    ap: dict[str, list[int | None]] = {}
+    for c, column in chart.ap.items():
+        hidden = 0 if viewer.omniscient or viewer.controls(c) else chart.hidden.get(c, 0)
+        ap[c] = [*([None] * hidden), *column[hidden:]]
+    return ApChart(exchange=list(chart.exchange), adjusted=list(chart.adjusted), ap=ap)

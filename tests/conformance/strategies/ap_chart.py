@@ -6,11 +6,12 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-from server.rules.questworlds.chart import CHART_POINTS, Mark
+from server.rules.questworlds.chart import CHART_POINTS, Chart
 
 
-def hidden_on_chart(chart: tuple[Mark, ...], fighters: Mapping[str, Any], contestant: str) -> Iterable[str]:
-    known = [contestant in m.known for m in chart]
-    if chart and any(chart[-1].ap.get(c) != f.ap for c, f in fighters.items()):  # the view's point for changes since
-        known = [*known[-(CHART_POINTS - 1) :], fighters[contestant].ap_known]
-    return (f"/rules/chart/{k}/ap/{contestant}" for k, seen in enumerate(known) if not seen)
+def hidden_on_chart(chart: Chart, fighters: Mapping[str, Any], contestant: str) -> Iterable[str]:
+    column = chart.ap.get(contestant, ())
+    hidden = [i < chart.hidden.get(contestant, 0) for i in range(len(column))]
+    if any(chart.ap[c][-1] != f.ap for c, f in fighters.items() if chart.ap.get(c)):  # the view's last point
+        hidden = [*hidden[-(CHART_POINTS - 1) :], not fighters[contestant].ap_known]
+    return (f"/rules/chart/ap/{contestant}/{k}" for k, unseen in enumerate(hidden) if unseen)

@@ -18,7 +18,13 @@ GM_VIEW = Viewer("gm", "gm")
 
 
 def chart(table: Table, viewer: Viewer) -> list[tuple[int, bool, dict[str, Any]]]:
-    return [(p.exchange, p.adjusted, p.ap) for p in view(table.rules, viewer).chart]
+    """The chart's points: (exchange, adjusted, AP by contestant)."""
+    seen = view(table.rules, viewer).chart
+    assert all(len(column) == len(seen.exchange) for column in [seen.adjusted, *seen.ap.values()])
+    return [
+        (exchange, seen.adjusted[i], {c: column[i] for c, column in seen.ap.items()})
+        for i, exchange in enumerate(seen.exchange)
+    ]
 
 
 def test_the_chart_starts_with_the_starting_ap_that_only_the_gm_and_each_controller_see() -> None:
@@ -59,8 +65,7 @@ def test_each_exchange_adds_a_point_and_an_ap_stays_hidden_on_it_until_it_has_ch
     ]
     # what the chart shows last is what the contestants' AP shows
     for viewer in (GM_VIEW, ANN, BOB_VIEW, SPECTATOR):
-        seen = view(table.rules, viewer)
-        assert seen.chart[-1].ap == {c.id: c.ap for c in seen.contestants}
+        assert chart(table, viewer)[-1][2] == {c.id: c.ap for c in view(table.rules, viewer).contestants}
 
 
 def test_adjustments_between_two_exchanges_make_one_point_after_the_first() -> None:
@@ -99,6 +104,11 @@ def test_a_long_contest_keeps_the_newest_points_only() -> None:
         table.declare(quiet, quiet, orc_actor=BOB)
         table.do(GM, x.Roll(faces=[5, 15]))
         table.do(GM, x.Roll(faces=[5, 15]))
-    points = view(table.rules, SPECTATOR).chart
+    points = chart(table, SPECTATOR)
     assert len(points) == CHART_POINTS
-    assert [p.exchange for p in points] == list(range(2 * rounds - CHART_POINTS + 1, 2 * rounds + 1))
+    assert [p[0] for p in points] == list(range(2 * rounds - CHART_POINTS + 1, 2 * rounds + 1))
+    assert all(p[2] == {"aria": None, "orc": None} for p in points)  # no AP ever moved: hidden throughout
+    table.do(GM, x.Adjust(contestant="orc", delta=-1, reason="a scratch"))
+    points = chart(table, SPECTATOR)
+    assert len(points) == CHART_POINTS and points[-1] == (2 * rounds, True, {"aria": None, "orc": 11})
+    assert points[-2][2] == {"aria": None, "orc": None}
