@@ -46,3 +46,14 @@ class Dice(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     faces: list[int]
     key: int = 0
     first: int = 0
+
+
+class ApChart(msgspec.Struct, frozen=True):
+    """An AP chart by columns, oldest point first: point i is each contestant's AP (by id) after
+    ``exchange[i]`` exchanges were applied, or, when ``adjusted[i]``, after AP changed between that exchange
+    and the next (a GM adjustment, a loan, a gift, a disengagement, a final action). ``null`` where the viewer
+    may not see that contestant's AP."""
+
+    exchange: list[int] = []
+    adjusted: list[bool] = []
+    ap: dict[str, list[int | None]] = {}

@@ -112,12 +112,15 @@ class GetTimeline(_Msg, frozen=True, tag="get_timeline"):
     """GM or auditor: the whole log as ``viewer`` saw it, that viewer's view at version ``at`` (default: the
     head), and the verification of the log; answered by ``timeline``.
 
-    ``viewer``: ``gm``, a player seat id, or ``~spectator``."""
+    ``viewer``: ``gm``, a player seat id, or ``~spectator``. ``after``: the ``head`` of an earlier answer for
+    the same viewer at the head (``at`` omitted): only the entries after it are sent, and ``revised`` carries
+    the earlier entries whose marks (``undone``, ``rewind_to``) changed since."""
 
     id: CommandId
     contest: ContestId
     at: Version | None = None
     viewer: Annotated[str, msgspec.Meta(max_length=64)] = "gm"
+    after: Version | None = None
 
 
 class Ping(_Msg, frozen=True, tag="ping"):
@@ -267,9 +270,11 @@ class Timeline(_Msg, frozen=True, tag="timeline"):
     at: int
     viewer: str
     read_only: bool
-    entries: list[TimelineEntry]
+    entries: list[TimelineEntry]  # with ``after``: only the entries after it
     view: dict[str, Json]
     verification: Verification
+    after: int | None = None  # the request's ``after``: ``entries`` continue the earlier answer
+    revised: list[TimelineEntry] = []  # with ``after``: earlier entries whose marks changed since
 
 
 ServerMessage = Welcome | Patch | Notice | Ack | Error | Created | Contests | Invited | Timeline | Pong

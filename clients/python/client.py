@@ -232,11 +232,19 @@ class AgonClient:
         return invited
 
     async def timeline(
-        self, contest: str, *, at: int | None = None, viewer: str = "gm", timeout: float = DEFAULT_TIMEOUT
+        self,
+        contest: str,
+        *,
+        at: int | None = None,
+        viewer: str = "gm",
+        after: int | None = None,
+        timeout: float = DEFAULT_TIMEOUT,
     ) -> Timeline:
-        """GM or auditor: the log as ``viewer`` saw it, its view at ``at``, and the verification of the log."""
+        """GM or auditor: the log as ``viewer`` saw it, its view at ``at``, and the verification of the log;
+        with ``after`` (an earlier answer's ``head``), only what is new since and the entries it revised."""
         id = uuid.uuid4().hex
-        answer: Timeline = await self._request(id, GetTimeline(id=id, contest=contest, at=at, viewer=viewer), timeout)
+        request = GetTimeline(id=id, contest=contest, at=at, viewer=viewer, after=after)
+        answer: Timeline = await self._request(id, request, timeout)
         return answer
 
     async def ping(self, *, timeout: float = DEFAULT_TIMEOUT) -> None:

@@ -176,7 +176,6 @@ function useContest(token) {
   const [, setTick] = useState(0);
   const saved = useMemo(() => memory.savedView(token), [token]);
   const notices = useRef(saved?.notices ?? []);
-  const points = useRef(saved?.points ?? []);
   const link = useMemo(
     () =>
       new Link({
@@ -195,15 +194,8 @@ function useContest(token) {
   useEffect(() => () => link.close(), [link]);
   const view = link.view;
   const panels = view ? ruleset(view.ruleset) : null;
-  if (view && panels) {
-    const point = panels.chartPoint(view);
-    if (point) {
-      const kept = points.current.filter((p) => p.x < point.x);
-      points.current = [...kept, point];
-    }
-    memory.saveView(token, { contest: link.contest, version: link.version, view, notices: notices.current, points: points.current });
-  }
-  return { link, view, panels, notices: notices.current, points: points.current };
+  if (view && panels) memory.saveView(token, { contest: link.contest, version: link.version, view, notices: notices.current });
+  return { link, view, panels, notices: notices.current };
 }
 
 function Problem({ link }) {
@@ -216,7 +208,7 @@ function Problem({ link }) {
 }
 
 function Contest({ token }) {
-  const { link, view, panels, notices, points } = useContest(token);
+  const { link, view, panels, notices } = useContest(token);
   if (link.state === "revoked" || (link.state === "closed" && link.problem)) return html`<${Problem} link=${link} />`;
   if (!view || !link.welcome) {
     return html`<main class="page" id="main"><h1>Agon</h1><p><${ConnectionBadge} state=${link.state} /> Opening the contest…</p></main>`;
@@ -232,7 +224,6 @@ function Contest({ token }) {
   const act = (command) => link.command(command);
   const Board = panels.Board;
   const Actions = panels.Actions;
-  const names = Object.keys(points.at(-1)?.values ?? {});
   const mine = memory.mine(view.contest);
   if (role === "gm" && mine) {
     const phase = panels.phaseText?.(view) ?? "";
@@ -255,7 +246,7 @@ function Contest({ token }) {
           <${Actions} view=${view} me=${me} act=${act} />
           ${role === "gm" && html`<${EngineControls} view=${view} act=${act} token=${token} />`}
         </section>`}
-        ${names.length > 0 && panels.chartPoint(view) !== null && html`<section class="panel"><${ApChart} points=${points} names=${names} /></section>`}
+        <${Chart} view=${view} panels=${panels} />
       </div>
       <div class="column side-column">
         ${role === "gm" && html`<${Invitations} view=${view} link=${link} panels=${panels} />`}
@@ -264,6 +255,14 @@ function Contest({ token }) {
       </div>
     </main>
   </div>`;
+}
+
+// The AP chart as the view records it (rulesets without one return null).
+function Chart({ view, panels }) {
+  const points = panels.chartPoints(view);
+  const names = Object.keys(points?.at(-1)?.values ?? {});
+  if (!points || names.length === 0) return null;
+  return html`<section class="panel" data-testid="ap-chart"><${ApChart} points=${points} names=${names} /></section>`;
 }
 
 // Who has sealed a declaration this window (payloads only for their author and the GM).
@@ -340,14 +339,23 @@ function Invitations({ view, link, panels }) {
 }
 
 // The GM's timeline: every event, the undone ones greyed out, "rewind to here" on every rewindable point.
+// The GM's timeline. After the first answer it asks only for what is new (`after` the head it holds) and
+// takes the earlier entries an undo, a rewind or a new batch re-marked from `revised`.
 function Timeline({ link, version, act }) {
   const [timeline, setTimeline] = useState(null);
   const [error, setError] = useState(null);
+  const held = useRef(null);
   useEffect(() => {
     if (link.state !== "open") return undefined;
     const timer = setTimeout(async () => {
+      const before = held.current;
       try {
-        setTimeline(await link.request({ type: "get_timeline", contest: link.contest, viewer: "gm" }));
+        const answer = await link.request({ type: "get_timeline", contest: link.contest, viewer: "gm", ...(before ? { after: before.head } : {}) });
+        const revised = new Map((answer.revised ?? []).map((e) => [e.version, e]));
+        const entries = answer.after == null ? answer.entries : [...before.entries.map((e) => revised.get(e.version) ?? e), ...answer.entries];
+        if (held.current && answer.head < held.current.head) return; // a newer answer came first
+        held.current = { head: answer.head, entries };
+        setTimeline({ ...answer, entries });
         setError(null);
       } catch (refusal) {
         setError(refusal);
@@ -440,6 +448,7 @@ function Replay({ token }) {
         </section>`}
         ${Board && html`<${Board} view=${data.view} me=${{ role: viewer === "gm" ? "gm" : viewer === SPECTATOR ? "spectator" : "player", seat: viewer, contestants: [] }} />`}
         ${data && html`<${Seal} view=${data.view} />`}
+        ${panels && html`<${Chart} view=${data.view} panels=${panels} />`}
       </div>
       <div class="column side-column">
         <section class="panel timeline" aria-labelledby="replay-log-title">

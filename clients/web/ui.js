@@ -165,7 +165,7 @@ export function Invitation({ title, url, onReissue = null, testid = undefined, n
 
 const COLOURS = ["#7a2e1f", "#1f5a7a", "#3c7a1f", "#7a1f6a", "#8a6d12"]; // also .swatch-N in style.css
 
-// AP per contestant over the exchanges. `points`: [{x, values: {name: ap|null}}]; a hidden AP is a gap.
+// AP per contestant over the exchanges. `points`: [{x, label, values: {name: ap|null}}]; a hidden AP is a gap.
 export function ApChart({ points, names }) {
   const box = useRef(null);
   const plot = useRef(null);
@@ -176,7 +176,7 @@ export function ApChart({ points, names }) {
     const options = {
       width: width(),
       height: 220,
-      scales: { x: { time: false, auto: false, range: () => [0, Math.max(1, ...points.map((p) => p.x))] } },
+      scales: { x: { time: false, auto: false, range: () => [points[0]?.x ?? 0, Math.max(1, ...points.map((p) => p.x))] } },
       axes: [
         { label: "exchange", stroke: "#333", incrs: [1, 2, 5, 10, 20, 50, 100] },
         { label: "AP", stroke: "#333", incrs: [1, 2, 5, 10, 20, 50, 100], space: 24 },
@@ -202,7 +202,7 @@ export function ApChart({ points, names }) {
     <div ref=${box} class="chart-box" aria-hidden="true"></div>
     <table class="sr-only"><caption>AP by exchange</caption>
       <thead><tr><th scope="col">exchange</th>${names.map((n) => html`<th scope="col">${n}</th>`)}</tr></thead>
-      <tbody>${points.map((p) => html`<tr><th scope="row">${p.x}</th>${names.map((n) => html`<td>${p.values[n] ?? "hidden"}</td>`)}</tr>`)}</tbody>
+      <tbody>${points.map((p) => html`<tr><th scope="row">${p.label ?? p.x}</th>${names.map((n) => html`<td>${p.values[n] ?? "hidden"}</td>`)}</tr>`)}</tbody>
     </table>
   </figure>`;
 }

@@ -6,7 +6,7 @@ from typing import Annotated, Literal
 
 import msgspec
 
-from protocol.common import Dice, HeroPointWindow
+from protocol.common import ApChart, Dice, HeroPointWindow
 
 BetterRoll = Literal["low", "high"]
 ActionKind = Literal["normal", "asymmetrical", "unrelated"]
@@ -565,3 +565,4 @@ class ExtendedView(msgspec.Struct, frozen=True, tag_field="type", tag="extended.
     daring: dict[str, Daring] = {}  # the round's daring, as declared or ranked by the GM
     changes_allowed: list[str] = []
     parting_shots: dict[str, str] = {}  # victor -> the opponent it just defeated
+    chart: ApChart = msgspec.field(default_factory=ApChart)  # AP over the exchanges (the newest 200 points)

@@ -7,7 +7,7 @@ from typing import Literal
 
 import msgspec
 
-from protocol.common import Dice, HeroPointWindow
+from protocol.common import ApChart, Dice, HeroPointWindow
 
 Phase = Literal["declaring", "ready", "rolled", "tied", "decided"]
 Case = Literal["win", "transfer", "both_failure", "both_fumble", "failure_vs_fumble", "tie"]
@@ -232,3 +232,4 @@ class HerowarsView(msgspec.Struct, frozen=True, tag_field="type", tag="herowars.
     last: ExchangeApplied | None
     outcome: ContestDecided | None
     cap_3x: bool
+    chart: ApChart = msgspec.field(default_factory=ApChart)  # AP over the exchanges (the newest 200 points)

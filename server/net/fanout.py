@@ -114,11 +114,25 @@ class ContestFeed:
         self._task = asyncio.get_running_loop().create_task(self._run(), name=f"feed:{self.contest}")
 
     async def _recall(self) -> None:
-        """Keep the log's recent events, so a viewer who arrives later gets the story so far as notices."""
-        if self._state.version > (self._recent.maxlen or 0):
-            return
-        records = await self._store.read(self.contest, 0, limit=self._state.version)
-        contest: Contest[Any] | None = None
+        """Keep the log's newest events (at most ``_recent.maxlen``), so a viewer who arrives later gets the
+        story so far as notices. Each needs the state before it, folded from the start or the stored snapshot:
+        never more than ``refold_limit`` events before the story; when the story's start is further than that
+        from both, the story is what follows the snapshot (the viewer is told how many earlier events exist)."""
+        head = self._state.version
+        first = max(0, head - (self._recent.maxlen or 0))  # the story is the events after ``first``
+        start: Contest[Any] | None = None
+        if first > 0:
+            snapshot = await self._service.snapshot(self.contest)
+            usable = snapshot if snapshot is not None and snapshot.version <= head else None
+            if usable is not None and usable.version <= first:
+                start = usable
+            if first - (start.version if start is not None else 0) > self._settings.refold_limit:
+                if usable is None or usable.version <= first:
+                    return
+                start, first = usable, usable.version
+        since = start.version if start is not None else 0
+        records = await self._store.read(self.contest, since, limit=head - since)
+        contest = start
         for record in records:
             envelope = decode(record.data, Envelope)
             before = (
@@ -127,7 +141,8 @@ class ContestFeed:
                 else self._rules.initial(self._state.created.setup, self._state.created.seats)
             )
             contest = fold(self._rules, [envelope], contest)
-            self._recent.append((envelope, before))
+            if envelope.version > first:
+                self._recent.append((envelope, before))
 
     async def stop(self) -> None:
         if self._task is not None:
@@ -363,6 +378,9 @@ class ContestFeed:
                 follower.send(self._summary(after))
             elif not after and not following:  # the story so far, for a viewer who arrives now (not a resync)
                 told = [(e, before) for e, before in self._recent if e.version <= self._state.version]
+                earlier = told[0][0].version - 1 if told else self._state.version
+                if earlier > 0:
+                    follower.send(self._earlier(earlier, viewer))
                 for frame in self._notices(told, viewer):
                     follower.send(frame)
         else:
@@ -396,6 +414,20 @@ class ContestFeed:
         self._followers[follower] = viewer
         self._roles[follower] = role
         self._generations[follower] = generation
+
+    def _earlier(self, events: int, viewer: Viewer) -> bytes:
+        """One notice standing for the events before the story so far (the first ``events`` versions)."""
+        where = "open the replay for all" if viewer.omniscient else "the GM's replay viewer has them all"
+        return encode(
+            Notice(
+                contest=self.contest,
+                version=events,
+                kind="earlier",
+                actor="",
+                at="",
+                text=f"… {events} earlier events — {where}",
+            )
+        )
 
     def _summary(self, since: int) -> bytes:
         """One notice standing for every event a resuming follower missed (never one frame per event)."""

@@ -13,13 +13,15 @@ from server.service import ContestService
 
 
 async def answer(service: ContestService, request: GetTimeline) -> Timeline:
+    if request.after is not None and request.at is not None:
+        raise Refused(errors.BAD_FIELD, "after: continues an answer at the head; leave at out")
     rules, contest = await service.load(request.contest)
     envelopes = await service.events(request.contest)
     try:
         viewer = replay_viewer(request.viewer, contest.created.seats)
     except ValueError as exc:
         raise Refused(errors.BAD_FIELD, str(exc)) from None
-    shown = replay(rules, envelopes, viewer, request.at)
+    shown = replay(rules, envelopes, viewer, request.at, request.after)
     report = audit(envelopes, ruleset_named)
     verification = Verification(
         ok=report.finding is None,
@@ -38,4 +40,6 @@ async def answer(service: ContestService, request: GetTimeline) -> Timeline:
         entries=shown.entries,
         view=shown.view,
         verification=verification,
+        after=request.after,
+        revised=shown.revised,
     )

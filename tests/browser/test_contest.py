@@ -80,7 +80,7 @@ def assert_nothing_sealed_leaks(page: Page, frames: Frames, who: str) -> None:
 
 def test_a_contest_is_created_played_and_watched_in_browsers(agon_server: ServerFactory, pages: Pages) -> None:
     server = agon_server()
-    gm, _ = pages.open(f"{server.http_url}/")
+    gm, gm_frames = pages.open(f"{server.http_url}/")
     expect(gm.get_by_role("heading", name="Agon", exact=True)).to_be_visible()
     assert_accessible(gm, "start page")
     screenshot(gm, "start")
@@ -142,6 +142,10 @@ def test_a_contest_is_created_played_and_watched_in_browsers(agon_server: Server
     ).click()
     expect_ap(everyone, "orc", ["5", "5", "5", "5"])
     expect(gm.get_by_test_id("timeline").locator("li.undone", has_text="exchange 2:").first).to_be_visible()
+    # the console's timeline asked only for what was new (`after`), and took the re-marked entries from `revised`
+    continued = [m for m in gm_frames.messages("timeline") if m.get("after") is not None]
+    assert len(continued) >= 3 and all(e["version"] > m["after"] for m in continued for e in m["entries"])
+    assert any(e["undone"] for m in continued for e in m["revised"])
     expect(bob.get_by_test_id("phase")).to_contain_text("Round 1")
 
     # Ann reloads her page mid-contest: it resumes from the version it had reached

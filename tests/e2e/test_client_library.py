@@ -114,7 +114,9 @@ async def test_two_bots_play_a_whole_contest_with_the_client_library(agon_server
     assert outcome is not None and outcome["winner"] in ("aria", "troll", None)
     assert gm.view["seed"] is not None  # server dice: the seed is revealed at the end
     await ann.client.wait_version(ann.contest, gm.mirror.version)
-    assert ann.view["rules"] == gm.view["rules"] | {"contestants": ann.view["rules"]["contestants"]}
+    hidden = {k: ann.view["rules"][k] for k in ("contestants", "chart")}  # the troll's AP before it moved
+    assert ann.view["rules"] == gm.view["rules"] | hidden
+    assert ann.view["rules"]["chart"]["ap"]["troll"][0] is None and gm.view["rules"]["chart"]["ap"]["troll"][0] > 0
     assert ann.mirror.desyncs == 0 and len(ann.mirror.welcomes) >= 2  # resumed at least once
     await gm.client.close()
     await ann.client.close()

@@ -586,7 +586,7 @@ registerRuleset({
   fieldOf,
   Board,
   Actions,
-  chartPoint: () => null,
+  chartPoints: () => null,
   phaseText,
   mine,
   names,

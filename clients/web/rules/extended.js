@@ -1,7 +1,7 @@
 // Panels of the `extended` ruleset (QuestWorlds extended contest: duels and group contests). See docs/web.md
 // for the interface every ruleset module implements; the group contest's parts are in extended_group.js.
 import { ActionButton, ActionForm, Check, Field, Select, html } from "../ui.js";
-import { AdjustForm, ContestantCards, ContestantsSetup, HeroPointWindowSelect, answersWaiting, heroPointParts, rollPart, swapOrder, RATING, buildContestants, chartPoint, contestant, fieldOf, mine, names } from "./questworlds.js";
+import { AdjustForm, ContestantCards, ContestantsSetup, HeroPointWindowSelect, answersWaiting, heroPointParts, rollPart, swapOrder, RATING, buildContestants, chartPoints, contestant, fieldOf, mine, names } from "./questworlds.js";
 import { registerRuleset } from "./registry.js";
 import { GroupActions, GroupBoard, GroupIntentFields, opponentsOf } from "./extended_group.js";
 import { useState } from "../vendor/preact-htm.js";
@@ -289,7 +289,7 @@ registerRuleset({
   fieldOf,
   Board,
   Actions,
-  chartPoint,
+  chartPoints,
   phaseText,
   mine,
 });

@@ -1,7 +1,7 @@
 // Panels of the `herowars` ruleset (the Hero Wars extended contest variant, seed 001: winner table × loser
 // table). See docs/web.md for the interface every ruleset module implements.
 import { ActionButton, ActionForm, Check, Field, Select, html } from "../ui.js";
-import { AdjustForm, ContestantCards, ContestantsSetup, HeroPointWindowSelect, answersWaiting, heroPointParts, rollPart, swapOrder, buildContestants, chartPoint, contestant, fieldOf, mine, names } from "./questworlds.js";
+import { AdjustForm, ContestantCards, ContestantsSetup, HeroPointWindowSelect, answersWaiting, heroPointParts, rollPart, swapOrder, buildContestants, chartPoints, contestant, fieldOf, mine, names } from "./questworlds.js";
 import { registerRuleset } from "./registry.js";
 import { useState } from "../vendor/preact-htm.js";
 
@@ -219,7 +219,7 @@ registerRuleset({
   fieldOf,
   Board,
   Actions,
-  chartPoint,
+  chartPoints,
   phaseText,
   mine,
 });

@@ -422,7 +422,7 @@ function agentHasPlayer(view) {
   return view.rules.played === true;
 }
 
-function chartPoint() {
+function chartPoints() {
   return null;
 }
 
@@ -440,7 +440,7 @@ registerRuleset({
   fieldOf,
   Board,
   Actions,
-  chartPoint,
+  chartPoints,
   phaseText,
   mine,
 });

@@ -100,10 +100,17 @@ export function mine(view) {
   return view.rules.contestants.filter((c) => c.controlled_by_you).map((c) => c.id);
 }
 
-export function chartPoint(view) {
+// The AP chart from the view's own record (kept by columns: every exchange since the start, hidden AP as
+// null). A point after a change between exchanges (an adjustment) sits half-way to the next exchange.
+export function chartPoints(view) {
   const rules = view.rules;
-  const x = rules.last?.exchange ?? 0;
-  return { x, values: Object.fromEntries(rules.contestants.map((c) => [c.name, c.ap])) };
+  const chart = rules.chart ?? { exchange: [], adjusted: [], ap: {} };
+  const name = Object.fromEntries(rules.contestants.map((c) => [c.id, c.name]));
+  return chart.exchange.map((exchange, i) => ({
+    x: exchange + (chart.adjusted[i] ? 0.5 : 0),
+    label: chart.adjusted[i] ? `after ${exchange} (adjusted)` : String(exchange),
+    values: Object.fromEntries(Object.entries(chart.ap).map(([id, column]) => [name[id] ?? id, column[i]])),
+  }));
 }
 
 // Physical dice: the faces rolled at the table, sent as ``<prefix>.roll``.

@@ -3,7 +3,7 @@
 const RULESETS = new Map();
 
 export function registerRuleset(panels) {
-  for (const key of ["name", "label", "newSetup", "SetupForm", "buildContest", "Board", "Actions", "chartPoint"]) {
+  for (const key of ["name", "label", "newSetup", "SetupForm", "buildContest", "Board", "Actions", "chartPoints"]) {
     if (!(key in panels)) throw new Error(`ruleset panels of ${panels.name ?? "?"}: missing ${key}`);
   }
   RULESETS.set(panels.name, panels);

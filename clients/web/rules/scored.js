@@ -429,7 +429,7 @@ function Actions({ view, me, act }) {
   return html`<div class="actions">${parts}</div>`;
 }
 
-function chartPoint() {
+function chartPoints() {
   return null; // the RP chart is drawn by the board from the server's record of every contest
 }
 
@@ -443,7 +443,7 @@ registerRuleset({
   fieldOf,
   Board,
   Actions,
-  chartPoint,
+  chartPoints,
   phaseText,
   mine,
 });

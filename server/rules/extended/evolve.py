@@ -10,11 +10,16 @@ from protocol.events import Revealed
 from protocol.rulesets import extended as x
 from server.rules.extended.apply import with_waiting
 from server.rules.extended.state import ExtendedState, Fighter, Rolled
+from server.rules.questworlds.chart import chart_after
 
 replace = msgspec.structs.replace
 
 
 def evolve(state: ExtendedState, event: x.Event | Revealed) -> ExtendedState:
+    return chart_after(state, _evolve(state, event), applied=isinstance(event, x.ExchangeApplied))
+
+
+def _evolve(state: ExtendedState, event: x.Event | Revealed) -> ExtendedState:
     match event:
         case x.RoundStarted():
             return replace(

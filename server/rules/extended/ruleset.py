@@ -17,6 +17,7 @@ from server.rules.extended.describe import describe
 from server.rules.extended.evolve import evolve
 from server.rules.extended.state import ExtendedState, Fighter
 from server.rules.extended.view import view
+from server.rules.questworlds.chart import started
 
 
 def initial(setup: x.ExtendedSetup, seats: Sequence[Seat]) -> ExtendedState:
@@ -71,6 +72,7 @@ def initial(setup: x.ExtendedSetup, seats: Sequence[Seat]) -> ExtendedState:
         players_type_faces=setup.players_type_faces,
         fighters=fighters,
         hero_point_window=setup.hero_point_window,
+        chart=started(fighters),
     )
 
 

@@ -15,6 +15,7 @@ from protocol.rulesets.extended import (
     OrderMode,
     Phase,
 )
+from server.rules.questworlds.chart import Chart
 
 
 class Fighter(msgspec.Struct, frozen=True):
@@ -87,6 +88,7 @@ class ExtendedState(msgspec.Struct, frozen=True):
     exchanges: int = 0
     last: ExchangeApplied | None = None
     outcome: ContestDecided | None = None
+    chart: Chart = Chart()  # the AP chart's newest points (questworlds.chart)
     resume_phase: Phase | None = None  # the phase a decision interrupted, for a GM adjustment that undoes it
     open_shots: dict[str, str] = {}  # victor -> the opponent it just defeated: a parting shot may follow
     shooter: str | None = None  # the parting shot waiting to be rolled: its victor, target and intent

@@ -5,6 +5,7 @@ from __future__ import annotations
 from protocol.rulesets import extended as x
 from server.engine.ruleset import Viewer
 from server.rules.extended.state import ExtendedState, Fighter
+from server.rules.questworlds.chart import chart_for
 from server.rules.questworlds.hero_points import awaiting_for, pending_for
 
 
@@ -38,6 +39,7 @@ def view(state: ExtendedState, viewer: Viewer) -> x.ExtendedView:
         ),
         last=state.last,
         outcome=state.outcome,
+        chart=chart_for(state, viewer),
         better_roll=state.better_roll,
         group=state.group,
         order_mode=state.order_mode,

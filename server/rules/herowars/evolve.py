@@ -10,6 +10,7 @@ from protocol.events import Revealed
 from protocol.rulesets import herowars as h
 from server.rules.herowars.exchange import Roll, resolve
 from server.rules.herowars.state import Fighter, HerowarsState, Rolled
+from server.rules.questworlds.chart import chart_after
 from server.rules.questworlds.hero_points import awaiting
 from server.rules.questworlds.levels import Level, bump_up
 
@@ -17,6 +18,10 @@ replace = msgspec.structs.replace
 
 
 def evolve(state: HerowarsState, event: h.Event | Revealed) -> HerowarsState:
+    return chart_after(state, _evolve(state, event), applied=isinstance(event, h.ExchangeApplied))
+
+
+def _evolve(state: HerowarsState, event: h.Event | Revealed) -> HerowarsState:
     match event:
         case h.RoundStarted():
             return replace(

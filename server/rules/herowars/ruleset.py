@@ -15,6 +15,7 @@ from server.rules.herowars.describe import describe
 from server.rules.herowars.evolve import evolve
 from server.rules.herowars.state import Fighter, HerowarsState
 from server.rules.herowars.view import view
+from server.rules.questworlds.chart import started
 from server.rules.questworlds.setup import parse_rating, player_controlled, starting_ap
 
 
@@ -46,6 +47,7 @@ def initial(setup: h.HerowarsSetup, seats: Sequence[Seat]) -> HerowarsState:
         players_type_faces=setup.players_type_faces,
         fighters=fighters,
         hero_point_window=setup.hero_point_window,
+        chart=started(fighters),
     )
 
 

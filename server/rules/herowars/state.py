@@ -6,6 +6,7 @@ import msgspec
 
 from protocol.common import HeroPointWindow
 from protocol.rulesets.herowars import ContestDecided, ExchangeApplied, Intent, Phase
+from server.rules.questworlds.chart import Chart
 
 
 class Fighter(msgspec.Struct, frozen=True):
@@ -56,6 +57,7 @@ class HerowarsState(msgspec.Struct, frozen=True):
     exchanges: int = 0
     last: ExchangeApplied | None = None
     outcome: ContestDecided | None = None
+    chart: Chart = Chart()  # the AP chart's newest points (questworlds.chart)
 
     def opponent(self, contestant: str) -> str:
         return next(f for f in self.fighters if f != contestant)

@@ -5,6 +5,7 @@ from __future__ import annotations
 from protocol.rulesets import herowars as h
 from server.engine.ruleset import Viewer
 from server.rules.herowars.state import Fighter, HerowarsState
+from server.rules.questworlds.chart import chart_for
 from server.rules.questworlds.hero_points import awaiting_for, pending_for
 
 
@@ -35,6 +36,7 @@ def view(state: HerowarsState, viewer: Viewer) -> h.HerowarsView:
         ),
         last=state.last,
         outcome=state.outcome,
+        chart=chart_for(state, viewer),
         cap_3x=state.cap_3x,
     )
 

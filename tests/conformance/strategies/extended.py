@@ -13,6 +13,7 @@ from protocol.rulesets import extended as x
 from server.engine.ruleset import Viewer
 from server.rules.extended.state import ExtendedState
 from tests.conformance.kit import Table, sealed_text
+from tests.conformance.strategies.ap_chart import hidden_on_chart
 
 RATINGS = ["15", "12", "5W", "1W2", "20", "8", "0"]
 IDS = ["aria", "orc"]
@@ -185,6 +186,7 @@ def hidden(state: ExtendedState, viewer: Viewer) -> Iterable[str]:
         yield from (f"/rules/contestants/{i}/{field}" for field in ("rating", "starting_ap", "hero_points"))
         if not fighter.ap_known:
             yield f"/rules/contestants/{i}/ap"
+        yield from hidden_on_chart(state.chart, state.fighters, fighter.id)  # and on the chart, point by point
 
 
 def check_event(before: ExtendedState, event: object, after: ExtendedState) -> None:

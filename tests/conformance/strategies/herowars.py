@@ -12,6 +12,7 @@ from protocol.rulesets import herowars as h
 from server.engine.ruleset import Viewer
 from server.rules.herowars.state import HerowarsState
 from tests.conformance.kit import Table, sealed_text
+from tests.conformance.strategies.ap_chart import hidden_on_chart
 
 RATINGS = ["15", "12", "5W", "1W2", "17W", "8", "0"]  # masteries on both sides make both Failures Successes
 IDS = ["erik", "jonas"]
@@ -111,6 +112,7 @@ def hidden(state: HerowarsState, viewer: Viewer) -> Iterable[str]:
         yield from (f"/rules/contestants/{i}/{f}" for f in ("rating", "starting_ap", "hero_points", "edge"))
         if not fighter.ap_known:
             yield f"/rules/contestants/{i}/ap"
+        yield from hidden_on_chart(state.chart, state.fighters, fighter.id)  # and on the chart, point by point
 
 
 def check_event(before: HerowarsState, event: object, after: HerowarsState) -> None:

@@ -1,0 +1,107 @@
+"""The AP chart of the QuestWorlds contests: each contestant's AP at the start, after every applied exchange
+and after every change between exchanges, kept in the rule state so every viewer sees the whole story.
+
+The state writes the chart only when an exchange is applied (an append copies at most ``CHART_POINTS``
+points, so the fold stays linear and pays nothing for other events). The chart is kept and sent by columns,
+so a view of a long contest costs a few list copies, not a structure per point. A contestant's AP is hidden
+on the chart exactly where the AP itself was hidden at that point: from anyone but its controller and the
+GM until it has changed (AP knowledge). Once known it stays known, so the hidden points are a prefix.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Protocol, TypeVar
+
+import msgspec
+
+from protocol.common import ApChart
+from server.engine.ruleset import Viewer
+
+CHART_POINTS = 200
+"""How many of the newest points the chart keeps."""
+
+
+class Charted(Protocol):
+    """What the chart reads of a contestant."""
+
+    @property
+    def ap(self) -> int: ...
+
+    @property
+    def ap_known(self) -> bool: ...
+
+
+class Chart(msgspec.Struct, frozen=True):
+    """The chart as the rule state keeps it: one column per field, oldest point first."""
+
+    exchange: tuple[int, ...] = ()
+    adjusted: tuple[bool, ...] = ()
+    ap: dict[str, tuple[int, ...]] = {}
+    hidden: dict[str, int] = {}  # per contestant, how many of the first points hide its AP
+
+
+def started(fighters: Mapping[str, Charted]) -> Chart:
+    """The chart of a new contest: the starting AP."""
+    return _appended(Chart(), fighters, 0, adjusted=False)
+
+
+def _appended(chart: Chart, fighters: Mapping[str, Charted], exchange: int, *, adjusted: bool) -> Chart:
+    drop = 1 if len(chart.exchange) >= CHART_POINTS else 0
+    hidden = {c: chart.hidden.get(c, 0) + (0 if f.ap_known else 1) - drop for c, f in fighters.items()}
+    return Chart(
+        exchange=(*chart.exchange[drop:], exchange),
+        adjusted=(*chart.adjusted[drop:], adjusted),
+        ap={c: (*chart.ap.get(c, ())[drop:], f.ap) for c, f in fighters.items()},
+        hidden={c: max(0, h) for c, h in hidden.items()},
+    )
+
+
+def _moved_since(chart: Chart, fighters: Mapping[str, Charted]) -> bool:
+    """Whether some AP differs from the chart's newest point."""
+    return any(chart.ap[c][-1] != f.ap for c, f in fighters.items() if chart.ap.get(c))
+
+
+class ChartedState(Protocol):
+    """What the chart reads of a contest's state."""
+
+    @property
+    def fighters(self) -> Mapping[str, Charted]: ...
+
+    @property
+    def exchanges(self) -> int: ...
+
+    @property
+    def chart(self) -> Chart: ...
+
+
+S = TypeVar("S", bound=ChartedState)
+
+
+def chart_after(before: S, after: S, *, applied: bool) -> S:
+    """``after`` (the state an event led to from ``before``) with its chart brought up to date.
+
+    Only an applied exchange writes the chart: a point for it, preceded by one ``adjusted`` point when AP
+    changed since the newest point (the GM's adjustments and other changes between two exchanges). Any other
+    event leaves the state's chart alone, so the fold pays nothing for it; the view adds the changes since
+    the newest point as a last ``adjusted`` point."""
+    if not applied:
+        return after
+    chart = before.chart
+    if _moved_since(chart, before.fighters):
+        chart = _appended(chart, before.fighters, before.exchanges, adjusted=True)
+    chart = _appended(chart, after.fighters, after.exchanges, adjusted=False)
+    return msgspec.structs.replace(after, chart=chart)  # type: ignore[type-var]
+
+
+def chart_for(state: ChartedState, viewer: Viewer) -> ApChart:
+    """The chart as ``viewer`` may see it (``null`` where it may not see an AP), with the changes since the
+    newest point as a last ``adjusted`` point."""
+    chart = state.chart
+    if _moved_since(chart, state.fighters):
+        chart = _appended(chart, state.fighters, state.exchanges, adjusted=True)
+    ap: dict[str, list[int | None]] = {}
+    for c, column in chart.ap.items():
+        hidden = 0 if viewer.omniscient or viewer.controls(c) else chart.hidden.get(c, 0)
+        ap[c] = [*([None] * hidden), *column[hidden:]]
+    return ApChart(exchange=list(chart.exchange), adjusted=list(chart.adjusted), ap=ap)
