@@ -24,9 +24,9 @@ from websockets.exceptions import ConnectionClosed
 from websockets.frames import CloseCode
 
 from protocol import errors
-from protocol.codec import encode
+from protocol.codec import decode_untrusted, encode
 from protocol.events import Envelope
-from protocol.messages import Error
+from protocol.messages import ClientMessage, Error
 from server import logs
 from server.datadir import sqlite_path
 from server.net.auth import Tokens, previous_secrets, server_secret
@@ -176,6 +176,8 @@ async def serve(settings: Settings, store: EventStore, stop: asyncio.Event, spec
         for warning in await store.durability():
             log.warning("%s", warning)
     async with AgonServer(settings, store) as server:
+        # msgspec builds a type's decoder on first use: build the clients' messages' now, not on a first frame.
+        decode_untrusted(b'{"type":"ping"}', ClientMessage)  # type: ignore[arg-type]
         # What start-up allocated lives as long as the process: keep it out of every later collection.
         gc.collect()
         gc.freeze()
