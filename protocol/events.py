@@ -84,7 +84,8 @@ class Concluded(_Msg, frozen=True, tag="contest.concluded"):
 Event = ContestCreated | Declared | Revealed | Undone | Rewound | Redone | Concluded | SeatReissued | RulesetEvent
 
 
-class Envelope(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+# gc=False: never in a reference cycle (its fields are decoded values), so left out of the collector's work.
+class Envelope(msgspec.Struct, frozen=True, forbid_unknown_fields=True, gc=False):
     """One stored event. ``hash = sha256(prev_hash ‖ canonical bytes of this envelope with hash "")``."""
 
     contest: str

@@ -25,10 +25,10 @@ from protocol import errors
 from protocol.codec import decode, encode
 from protocol.common import Actor
 from protocol.errors import Refused
-from protocol.events import CONTEST_ID_PATTERN, Command, CreateContest, Envelope
+from protocol.events import CONTEST_ID_PATTERN, Command, CreateContest, Envelope, Redo, Rewind, Undo
 from protocol.views import ContestView
 from server.engine import handle
-from server.engine.contest import Contest, fold, restored, trimmed
+from server.engine.contest import Contest, fold, needs_history, restored, trimmed
 from server.engine.dice import Roller, seed_hash
 from server.engine.ruleset import Context, Ruleset
 from server.engine.views import contest_view, viewer_for
@@ -60,6 +60,8 @@ class Result:
 class _SnapshotBlob(msgspec.Struct, frozen=True):
     ruleset: str
     contest: msgspec.Raw
+    commands: msgspec.Raw = msgspec.Raw(b"")
+    """The contest's command index, apart: decoded when a command arrives (serving viewers needs none of it)."""
 
 
 @dataclass
@@ -76,6 +78,8 @@ class ContestService:
     _locks: dict[str, asyncio.Lock] = field(default_factory=dict)
     _read_only: dict[str, bool] = field(default_factory=dict)
     _background: set[asyncio.Task[None]] = field(default_factory=set)
+    _stored_commands: dict[str, msgspec.Raw] = field(default_factory=dict)
+    """The command index of a contest loaded from a snapshot, until a command needs it."""
     lost: dict[str, int] = field(default_factory=dict)
     """Contests whose store came back without events this process had seen acknowledged: how many."""
     on_lost: Callable[[str, int], None] | None = None
@@ -122,9 +126,12 @@ class ContestService:
                 if cached is not None:
                     self._cache.move_to_end(contest_id)
                 rules, contest = cached or await self.load(contest_id)
+                self._with_commands(contest_id, contest)
                 seen = contest.command_version(actor.principal, command_id)
                 if seen is not None:
                     return Result(contest_id, seen, repeated=True)
+                if isinstance(command, _NEED_HISTORY) and contest.elided:
+                    contest = await self.with_history(contest_id, rules, contest)
                 now = self.clock()
                 ctx = Context(
                     actor=actor,
@@ -176,9 +183,30 @@ class ContestService:
             rules = ruleset_named(_created_ruleset(tail[0]))
             cached = (rules, fold(rules, tail))
         elif tail:
-            cached = (cached[0], fold(cached[0], tail, cached[1]))
+            cached = (cached[0], await self._folded(contest_id, cached[0], cached[1], tail))
         self._keep(contest_id, cached)
         return cached
+
+    async def with_history(self, contest_id: str, rules: Ruleset[Any], contest: Contest[Any]) -> Contest[Any]:
+        """``contest`` with its effective history, which a snapshot leaves out: the log up to its version
+        folded again (only undo, redo and rewind need it; replays fold the log themselves)."""
+        if not contest.elided:
+            return contest
+        records = await self.store.read(contest_id, after=0, limit=contest.version)
+        full = fold(rules, [decode(r.data, Envelope) for r in records])
+        if full.version != contest.version or full.head_hash != contest.head_hash:
+            raise Refused(
+                errors.INTERNAL, f"contest: the stored log of {contest_id!r} no longer holds version {contest.version}"
+            )
+        return full
+
+    async def _folded(
+        self, contest_id: str, rules: Ruleset[Any], contest: Contest[Any], envelopes: Sequence[Envelope]
+    ) -> Contest[Any]:
+        """``envelopes`` folded onto ``contest``, its history loaded first when they undo, redo or rewind."""
+        if needs_history(contest, envelopes):
+            contest = await self.with_history(contest_id, rules, contest)
+        return fold(rules, envelopes, contest)
 
     async def read_only(self, contest_id: str) -> bool:
         """Whether the contest was imported (``agon import``): it is kept as it was, and refuses every command."""
@@ -215,8 +243,13 @@ class ContestService:
             await asyncio.gather(*self._background)
 
     async def snapshot(self, contest_id: str) -> Contest[Any] | None:
-        """The contest as of its stored snapshot (None without a usable one)."""
+        """The contest as of its stored snapshot (None without a usable one), without its command index."""
+        pending = self._stored_commands.get(contest_id)
         loaded = await self._from_snapshot(contest_id)
+        if pending is None:
+            self._stored_commands.pop(contest_id, None)
+        else:
+            self._stored_commands[contest_id] = pending
         return None if loaded is None else loaded[1]
 
     async def save_snapshot(self, contest_id: str) -> int:
@@ -228,6 +261,16 @@ class ContestService:
     def forget(self, contest_id: str) -> None:
         """Drop the cached state (the next load uses the snapshot and the stream)."""
         self._cache.pop(contest_id, None)
+        self._stored_commands.pop(contest_id, None)
+
+    def _with_commands(self, contest_id: str, contest: Contest[Any]) -> None:
+        """Complete the command index of a contest loaded from a snapshot with the snapshot's part. The index
+        is shared along the contest's lineage, and every entry in the snapshot is older than any contest of
+        it, so adding them in place keeps each contest the value it was."""
+        stored = self._stored_commands.pop(contest_id, None)
+        if stored is not None:
+            for key, version in msgspec.json.decode(stored, type=dict[str, int]).items():
+                contest.commands.setdefault(key, version)
 
     @property
     def cached(self) -> int:
@@ -240,6 +283,7 @@ class ContestService:
         while len(self._cache) > max(self.cache_size, 1):
             evicted, _ = self._cache.popitem(last=False)
             self._seeds.pop(evicted, None)
+            self._stored_commands.pop(evicted, None)
             self._read_only.pop(evicted, None)
             lock = self._locks.get(evicted)
             if lock is not None and not lock.locked():
@@ -261,7 +305,9 @@ class ContestService:
                 return
             tail = records[1:]
         envelopes = [decode(r.data, Envelope) for r in tail]
-        self._keep(contest_id, (rules, fold(rules, envelopes, contest) if envelopes else contest))
+        self._keep(
+            contest_id, (rules, await self._folded(contest_id, rules, contest, envelopes) if envelopes else contest)
+        )
 
     async def check_lost(self, contest_id: str, version: int, head_hash: str) -> bool:
         """Whether the stream no longer holds ``version`` with ``head_hash`` — events this process saw
@@ -319,13 +365,22 @@ class ContestService:
             task.add_done_callback(self._background.discard)
 
     async def _snapshot(self, contest_id: str, rules: Ruleset[Any], contest: Contest[Any]) -> None:
-        blob = encode(_SnapshotBlob(ruleset=rules.name, contest=msgspec.Raw(encode(trimmed(contest)))))
+        self._with_commands(contest_id, contest)
+        stored = trimmed(contest)
+        blob = encode(
+            _SnapshotBlob(
+                ruleset=rules.name,
+                contest=msgspec.Raw(encode(msgspec.structs.replace(stored, commands={}))),
+                commands=msgspec.Raw(encode(stored.commands)),
+            )
+        )
         try:
             await self.store.save_snapshot(contest_id, Snapshot(version=contest.version, data=blob))
         except Exception:  # a snapshot is a cache: losing one changes nothing
             log.exception("snapshot of %s at %d failed", contest_id, contest.version)
 
     async def _from_snapshot(self, contest_id: str) -> tuple[Ruleset[Any], Contest[Any]] | None:
+        """The contest as of its stored snapshot, its command index in ``_stored_commands`` until needed."""
         snapshot = await self.store.load_snapshot(contest_id)
         if snapshot is None:
             return None
@@ -340,8 +395,13 @@ class ContestService:
             # The stream does not hold the snapshot's head (it came back behind): the snapshot is of a lost history.
             log.warning("ignoring a snapshot of %s at %d that the stream does not hold", contest_id, snapshot.version)
             return None
+        if blob.commands:
+            self._stored_commands[contest_id] = blob.commands
         return rules, contest
 
+
+_NEED_HISTORY = (Undo, Redo, Rewind)
+"""Commands that change the effective history: deciding and folding them needs it whole."""
 
 IMPORTED = "imported"
 """The store secret marking an imported (read-only) contest."""

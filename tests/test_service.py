@@ -15,7 +15,7 @@ import pytest
 
 from protocol.codec import encode
 from protocol.errors import Refused
-from protocol.events import Conclude, CreateContest, Declare, Undo
+from protocol.events import Conclude, CreateContest, Declare, Redo, Rewind, Undo
 from protocol.rulesets import extended as x
 from server.service import ContestService
 from server.store import EventStore, MemoryStore, open_store
@@ -185,3 +185,66 @@ async def test_export_verify_and_replay_from_the_command_line(
         [*AGON, "replay", str(log), "--as", "player:ann", "--at", "4"], capture_output=True, text=True
     )
     assert "feint" in as_ann.stdout and "charge" not in as_ann.stdout
+
+
+async def test_undo_redo_and_rewind_after_a_snapshot_without_the_history(store: EventStore) -> None:
+    """A snapshot holds the rule state, not the history: a process that starts from it loads the history
+    from the log when the GM undoes, redoes or rewinds, and ends exactly where a process without any
+    snapshot ends."""
+    contest = f"undo-{uuid.uuid4().hex[:8]}"
+    writer = ContestService(store, snapshot_every=3)
+    await writer.create(GM, request_for(contest))
+    act = Player(writer, contest)
+    await act(ANN, Declare(participant="aria", payload=x.Intent(action="lunge", bid=5)))
+    await act(GM, Declare(participant="orc", payload=x.Intent(action="swing", bid=4)))
+    rolled = await act(GM, x.Roll(faces=[1, 10]))
+    await act(ANN, x.PassHeroPoint(contestant="aria"))  # Ann lets it stand
+    await act(GM, x.Roll(faces=[15, 3]))
+    await act(ANN, x.PassHeroPoint(contestant="aria"))
+    await writer.drain()
+    await writer.save_snapshot(contest)
+    snapshot = await writer.snapshot(contest)
+    assert snapshot is not None and snapshot.elided > 0 and not snapshot.history
+
+    async def state(service: ContestService) -> bytes:
+        return encode(msgspec.structs.replace(await service.view(contest, GM), version=0))
+
+    async def after(command: object, command_id: str) -> bytes:
+        cold = ContestService(store, snapshot_every=0)  # starts from the snapshot
+        await cold.execute(contest, GM, command_id, command)  # type: ignore[arg-type]
+        from_snapshot = await state(cold)
+        await store.delete_snapshots(contest)
+        assert from_snapshot == await state(ContestService(store, snapshot_every=0))
+        await writer.save_snapshot(contest)
+        return from_snapshot
+
+    before = await state(writer)
+    assert await after(Undo(), "undo") != before
+    assert await after(Redo(), "redo") == before
+    rewound = await after(Rewind(to_version=rolled), "rewind")
+    assert rewound != before
+    at_rolled = ContestService(MemoryStore(), snapshot_every=0)
+    for record in (await store.read(contest))[:rolled]:
+        await at_rolled.store.append(contest, [record], record.version - 1)
+    view = await at_rolled.view(contest, GM)
+    assert encode(view.rules) == encode(msgspec.json.decode(rewound, type=type(view)).rules)
+
+
+async def test_a_command_id_from_before_the_snapshot_is_still_known(store: EventStore) -> None:
+    """The command index is stored apart in a snapshot and read when a command arrives: a process started
+    from the snapshot, or from a snapshot that such a process wrote, still answers a repeated command with
+    its first result."""
+    contest = f"index-{uuid.uuid4().hex[:8]}"
+    writer = ContestService(store, snapshot_every=0)
+    await writer.create(GM, request_for(contest))
+    first = await writer.execute(contest, ANN, "early", Declare(participant="aria", payload=x.Intent(bid=2)))
+    await writer.execute(contest, GM, "later", Declare(participant="orc", payload=x.Intent(bid=3)))
+    await writer.save_snapshot(contest)
+    head = await store.head(contest)
+    rewritten = ContestService(store, snapshot_every=0)
+    assert await rewritten.save_snapshot(contest) == head  # written by a process that loaded the snapshot
+    for _ in range(2):
+        cold = ContestService(store, snapshot_every=0)
+        again = await cold.execute(contest, ANN, "early", Declare(participant="aria", payload=x.Intent(bid=9)))
+        assert again.repeated and again.version == first.version
+        assert await store.head(contest) == head

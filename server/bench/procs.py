@@ -9,6 +9,7 @@ import shutil
 import socket
 import subprocess
 import sys
+import tempfile
 import time
 from collections.abc import Iterator, Sequence
 from pathlib import Path
@@ -66,10 +67,19 @@ class Proc:
     def __init__(self, command: Sequence[str], port: int, what: str, env: dict[str, str] | None = None) -> None:
         self.port = port
         self.what = what
+        # Its log goes to a file, never to a pipe nobody reads while it runs: a server that logs a line per
+        # command filled the pipe's 64 KiB and then waited for ever in a write to standard error.
+        self.log = tempfile.TemporaryFile()  # noqa: SIM115 - open as long as the process runs, closed by stop()
         self.process = subprocess.Popen(
-            list(command), env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, start_new_session=True
+            list(command), env=env, stdout=subprocess.DEVNULL, stderr=self.log, start_new_session=True
         )
-        wait_port(port, self.process, what)
+        try:
+            wait_port(port, self.process, what)
+        except BenchError as error:
+            self.log.seek(0)
+            said = self.log.read()[-2000:].decode(errors="replace").strip()
+            self.log.close()
+            raise BenchError(f"{error}{': ' + said if said else ''}") from None
 
     @property
     def pid(self) -> int:
@@ -89,8 +99,7 @@ class Proc:
             except subprocess.TimeoutExpired:
                 self.process.kill()
                 self.process.wait(timeout=10)
-        if self.process.stderr is not None:
-            self.process.stderr.close()
+        self.log.close()
 
 
 def agon_serve(store: str, port: int | None = None, extra_env: dict[str, str] | None = None) -> Proc:

@@ -29,8 +29,9 @@ from server.engine.ruleset import Ruleset
 S = TypeVar("S")
 
 
-class Step(msgspec.Struct, frozen=True):
-    """One effective event with its version."""
+class Step(msgspec.Struct, frozen=True, gc=False):
+    """One effective event with its version (never in a reference cycle, so left out of the garbage
+    collector's work: a long history costs no collection time)."""
 
     version: int
     event: Declared | Revealed | RulesetEvent
@@ -63,6 +64,8 @@ class Contest(msgspec.Struct, Generic[S], frozen=True):
     checkpoint_before: int | None = None  # the checkpoint before that one
     lineage: list[int] = msgspec.field(default_factory=list)  # [the version of the lineage's newest contest]
     batch_ends: dict[int, int] = msgspec.field(default_factory=dict)  # first -> last version of longer batches
+    elided: int = 0  # effective steps before ``history`` that are not held (a snapshot stores none of them)
+    elided_last: int = 0  # the version of the last of those
 
     def generation(self, seat: str) -> int:
         return self.generations.get(seat, 0)
@@ -75,7 +78,10 @@ class Contest(msgspec.Struct, Generic[S], frozen=True):
         return min(self.batch_ends.get(first, first), self.version)
 
     def steps(self) -> tuple[Step, ...]:
-        """The effective history: the steps that count after undo, redo and rewind."""
+        """The effective history: the steps that count after undo, redo and rewind (HistoryElided when this
+        contest came from a snapshot and its history was not loaded again)."""
+        if self.elided:
+            raise HistoryElided(f"contest {self.id} at {self.version}: the history before the snapshot is not loaded")
         return tuple(self.history if self.effective < 0 else self.history[: self.effective])
 
 
@@ -85,6 +91,11 @@ def command_key(principal: str, command_id: str) -> str:
 
 class CorruptLog(Exception):
     """The envelopes do not form a contest (not a Refused: stored events are never refused by rules)."""
+
+
+class HistoryElided(Exception):
+    """Undo, redo and rewind need the effective history, which a contest restored from a snapshot does not
+    hold: fold the log again (``needs_history`` says when)."""
 
 
 def begin(ruleset: Ruleset[S], envelope: Envelope) -> Contest[S]:
@@ -134,8 +145,12 @@ def _checkpoints(steps: Iterable[Step]) -> tuple[int | None, int | None]:
 
 
 def _rebuilt(contest: Contest[S], steps: tuple[Step, ...], **changes: Any) -> Contest[S]:
-    """The contest with ``steps`` as its effective history, in containers of its own (a new lineage)."""
-    at, before = _checkpoints(steps)
+    """The contest with ``steps`` as its effective history (after its elided ones, if any), in containers
+    of its own (a new lineage)."""
+    if contest.elided:  # the steps follow elided ones: the checkpoints, tracked as they came, may be among those
+        at, before = contest.checkpoint_at, contest.checkpoint_before
+    else:
+        at, before = _checkpoints(steps)
     commands, batch_ends = _own_commands(contest)
     return msgspec.structs.replace(
         contest,
@@ -151,9 +166,14 @@ def _rebuilt(contest: Contest[S], steps: tuple[Step, ...], **changes: Any) -> Co
 
 
 def restored(contest: Contest[S]) -> Contest[S]:
-    """A contest decoded from a snapshot, with its indexes rebuilt (and in containers of its own)."""
+    """A contest decoded from a snapshot, the first of its lineage (its containers, fresh from the
+    decoder, are its own already: nothing is copied)."""
     count = len(contest.history) if contest.effective < 0 else contest.effective
-    return _rebuilt(contest, tuple(contest.history[:count]))
+    history = contest.history if count == len(contest.history) else contest.history[:count]
+    at, before = (contest.checkpoint_at, contest.checkpoint_before) if contest.elided else _checkpoints(history)
+    return msgspec.structs.replace(
+        contest, history=history, effective=count, checkpoint_at=at, checkpoint_before=before, lineage=[contest.version]
+    )
 
 
 def _cut(ruleset: Ruleset[S], contest: Contest[S], to_version: int) -> Contest[S]:
@@ -274,7 +294,17 @@ def fold(ruleset: Ruleset[S], envelopes: Iterable[Envelope], contest: Contest[S]
 
 def last_effective(contest: Contest[Any]) -> int:
     count = len(contest.history) if contest.effective < 0 else contest.effective
-    return contest.history[count - 1].version if count else 1
+    if count:
+        return contest.history[count - 1].version
+    return contest.elided_last if contest.elided else 1
+
+
+_NEED_HISTORY = (Undone, Rewound, Redone)
+
+
+def needs_history(contest: Contest[Any], envelopes: Iterable[Envelope]) -> bool:
+    """Whether folding ``envelopes`` onto ``contest`` needs the history its snapshot left out."""
+    return contest.elided > 0 and any(isinstance(e.event, _NEED_HISTORY) for e in envelopes)
 
 
 def undo_target(contest: Contest[Any]) -> int | None:
@@ -293,5 +323,18 @@ def rewind_targets(contest: Contest[Any]) -> list[int]:
 
 
 def trimmed(contest: Contest[S]) -> Contest[S]:
-    """The contest with containers holding only its own part (what a snapshot stores)."""
-    return _rebuilt(contest, contest.steps())
+    """What a snapshot stores: the rule state and the small indexes, with containers holding only this
+    contest's part, and none of its effective history (counted in ``elided``: undo, redo and rewind load
+    it again from the log, see ``needs_history``)."""
+    count = len(contest.history) if contest.effective < 0 else contest.effective
+    commands, batch_ends = _own_commands(contest)
+    return msgspec.structs.replace(
+        contest,
+        history=[],
+        effective=0,
+        elided=contest.elided + count,
+        elided_last=last_effective(contest) if contest.elided + count else 0,
+        commands=commands,
+        batch_ends=batch_ends,
+        lineage=[contest.version],
+    )

@@ -26,8 +26,8 @@ from protocol.common import Seat
 from protocol.errors import Refused
 from protocol.events import Envelope
 from protocol.messages import Error, Json, Notice, Patch, TokenRole, Welcome
-from protocol.patch import diff, view_hash, view_hash_of
-from server.engine.contest import Contest, apply, fold
+from protocol.patch import Op, diff, view_hash, view_hash_of
+from server.engine.contest import Contest, apply, fold, needs_history
 from server.engine.ruleset import Ruleset, Viewer
 from server.engine.views import contest_view
 from server.net.metrics import ServerMetrics
@@ -39,6 +39,10 @@ from server.store.port import EventStore, StoreError
 log = logging.getLogger(__name__)
 
 ViewerKey = tuple[str, str, frozenset[str]]
+
+RING_OPS = 256
+"""A resume from the ring sends the ring's patches as one patch while they hold at most this many ops
+(beyond, the view at the follower's version is refolded and diffed once: a shorter patch)."""
 
 
 class Follower(Protocol):
@@ -91,7 +95,10 @@ class ContestFeed:
         self._roles: dict[Follower, TokenRole] = {}
         self._docs: dict[ViewerKey, dict[str, Json]] = {}
         self._encoded: dict[ViewerKey, bytes] = {}  # each of ``_docs`` in canonical JSON
-        self._ring: OrderedDict[int, Contest[Any]] = OrderedDict()
+        # The resume ring: for the last ``resume_ring`` batches, each viewer's patch (ops, and the hash of the
+        # view it leads to), by the batch's last version; kept also for viewers who left, for as long.
+        self._ring: OrderedDict[int, dict[ViewerKey, tuple[list[Op], str]]] = OrderedDict()
+        self._departed: dict[ViewerKey, tuple[Viewer, int]] = {}  # viewers who left: since which version
         self._checkpoints: OrderedDict[int, Contest[Any]] = OrderedDict()  # sparse states to refold resumes from
         self._recent: deque[tuple[Envelope, Any]] = deque(maxlen=4 * settings.resume_ring)
         self._waiters: list[tuple[int, asyncio.Future[None]]] = []
@@ -109,7 +116,7 @@ class ContestFeed:
         """Load the contest (Refused ``contest/not_found`` if there is none) and start tailing it."""
         self._rules, self._state = await self._service.load(self.contest)
         self._folding = self._state
-        self._remember(self._state)
+        self._remember(self._state, {})
         await self._recall()
         self._task = asyncio.get_running_loop().create_task(self._run(), name=f"feed:{self.contest}")
 
@@ -131,10 +138,16 @@ class ContestFeed:
                     return
                 start, first = usable, usable.version
         since = start.version if start is not None else 0
-        records = await self._store.read(self.contest, since, limit=head - since)
+        envelopes = [decode(r.data, Envelope) for r in await self._store.read(self.contest, since, limit=head - since)]
+        if start is not None and needs_history(start, envelopes):
+            # An undo, redo or rewind after the snapshot needs the history the snapshot left out: fold the log
+            # from the start when that is within the limit, else tell only how many events there are.
+            if head > self._settings.refold_limit:
+                return
+            start = None
+            envelopes = [decode(r.data, Envelope) for r in await self._store.read(self.contest, 0, limit=head)]
         contest = start
-        for record in records:
-            envelope = decode(record.data, Envelope)
+        for envelope in envelopes:
             before = (
                 contest.rules
                 if contest is not None
@@ -185,7 +198,10 @@ class ContestFeed:
                 async for record in self._store.subscribe(self.contest, after=self._folding.version, known=known):
                     if record.version <= self._folding.version:
                         continue  # offered by this process's own append already
-                    self._take(decode(record.data, Envelope))
+                    envelope = decode(record.data, Envelope)
+                    if needs_history(self._folding, [envelope]):
+                        await self._load_history()
+                    self._take(envelope)
                     backoff = 0.05
                 return  # the store was closed
             except asyncio.CancelledError:
@@ -197,6 +213,15 @@ class ContestFeed:
                 with contextlib.suppress(Exception):
                     if await self._service.check_lost(self.contest, self._state.version, self._state.head_hash):
                         await self._reload()
+
+    async def _load_history(self) -> None:
+        """Undo, redo and rewind need the history a snapshot leaves out: load it (once per feed)."""
+        folding = self._folding
+        full = await self._service.with_history(self.contest, self._rules, folding)
+        if self._folding is folding:  # nothing was taken meanwhile (``offer`` waits for what needs it)
+            self._folding = full
+            if self._state is folding:
+                self._state = full
 
     def _known(self) -> int:
         return int(self._folding.version)
@@ -211,8 +236,8 @@ class ContestFeed:
     def offer(self, envelopes: Sequence[Envelope]) -> None:
         """A batch this process has just appended: publish it now. Versions already taken are skipped; a
         batch beyond a gap is left to the store's subscription, which reads everything in order."""
-        if self._task is None or self._task.done():
-            return
+        if self._task is None or self._task.done() or needs_history(self._folding, envelopes):
+            return  # the subscription brings it, once the history is loaded
         for envelope in envelopes:
             if envelope.version == self._folding.version + 1 and envelope.prev_hash == self._folding.head_hash:
                 self._take(envelope)
@@ -248,7 +273,8 @@ class ContestFeed:
         self._recent.clear()
         self._docs = {}
         self._encoded = {}
-        self._remember(self._state)
+        self._departed.clear()
+        self._remember(self._state, {})
         for follower, viewer in list(self._followers.items()):
             follower.send(encode(self._fresh_welcome(viewer, self._roles[follower])))
 
@@ -260,9 +286,15 @@ class ContestFeed:
         groups: dict[ViewerKey, tuple[Viewer, list[Follower]]] = {}
         for follower, viewer in self._followers.items():
             groups.setdefault(viewer_key(viewer), (viewer, []))[1].append(follower)
+        for key, (viewer, since) in list(self._departed.items()):
+            if key in groups or state.version - since > self._settings.resume_ring:
+                del self._departed[key]  # back, or gone longer than the ring reaches
+            else:
+                groups[key] = (viewer, [])  # the ring keeps its patches, for a cheap resume
         docs: dict[ViewerKey, dict[str, Json]] = {}
         encoded: dict[ViewerKey, bytes] = {}
-        patches: dict[tuple[bytes, bytes], bytes] = {}  # viewers who see the same share one patch
+        ring: dict[ViewerKey, tuple[list[Op], str]] = {}
+        patches: dict[tuple[bytes, bytes], tuple[bytes, list[Op], str]] = {}  # who sees the same shares a patch
         for key, (viewer, followers) in groups.items():
             new = view_doc(self._rules, state, viewer)
             new_bytes = canonical(new)
@@ -270,28 +302,27 @@ class ContestFeed:
             if old is None:
                 old = view_doc(self._rules, previous, viewer)
             old_bytes = self._encoded.get(key) or canonical(old)
-            patch = patches.get((old_bytes, new_bytes))
-            if patch is None:
+            shared = patches.get((old_bytes, new_bytes))
+            if shared is None:
                 ops = [] if old_bytes == new_bytes else diff(old, new)
-                patch = patches[old_bytes, new_bytes] = encode(
-                    Patch(
-                        contest=self.contest,
-                        from_=previous.version,
-                        to=state.version,
-                        ops=ops,
-                        view_hash=view_hash_of(new_bytes),
-                    )
+                new_hash = view_hash_of(new_bytes)
+                frame = encode(
+                    Patch(contest=self.contest, from_=previous.version, to=state.version, ops=ops, view_hash=new_hash)
                 )
-            frames = [patch, *self._notices(batch, viewer)]
-            for follower in followers:
-                for frame in frames:
-                    follower.send(frame)
+                shared = patches[old_bytes, new_bytes] = (frame, ops, new_hash)
+            patch, ops, new_hash = shared
+            ring[key] = (ops, new_hash)
+            if followers:
+                frames = [patch, *self._notices(batch, viewer)]
+                for follower in followers:
+                    for frame in frames:
+                        follower.send(frame)
             docs[key] = new
             encoded[key] = new_bytes
         self._docs = docs
         self._encoded = encoded
         self._state = state
-        self._remember(state)
+        self._remember(state, ring)
         self._recent.extend(batch)
         self._wake(state.version)
         self._metrics.fanout_seconds.observe(time.perf_counter() - started)
@@ -316,8 +347,8 @@ class ContestFeed:
         frames = [notice_frame(self._rules, before, envelope, viewer, self.contest) for envelope, before in batch]
         return [frame for frame in frames if frame is not None]
 
-    def _remember(self, state: Contest[Any]) -> None:
-        self._ring[state.version] = state
+    def _remember(self, state: Contest[Any], patches: dict[ViewerKey, tuple[list[Op], str]]) -> None:
+        self._ring[state.version] = patches
         while len(self._ring) > self._settings.resume_ring:
             self._ring.popitem(last=False)
         limit = self._settings.refold_limit
@@ -363,16 +394,38 @@ class ContestFeed:
         and the notices still in memory — and register it for live patches. Refused ``auth/revoked`` when
         the invitation's ``generation`` is no longer the seat's."""
         following = follower in self._followers  # a resync: this follower already has the story
-        self._attaching += 1
-        try:
-            base = await self._base(after, budget or RefoldBudget(self._settings.refold_limit)) if after else None
-        finally:
-            self._attaching -= 1
+        base: Contest[Any] | None = None
+        if after and self._from_ring(viewer, after) is None:
+            self._attaching += 1
+            try:
+                base = await self._base(after, budget or RefoldBudget(self._settings.refold_limit))
+            finally:
+                self._attaching -= 1
         # From here on nothing awaits: the welcome describes the head the follower is registered at.
         if self._state.generation(viewer.principal) != generation:
             raise Refused(errors.REVOKED, "token: this invitation was re-issued by the GM; ask for the new link")
         seats = self._state.created.seats
-        if base is None or base.version > self._state.version:
+        ring = self._from_ring(viewer, after) if after else None
+        if ring is not None and after:
+            at_hash, ops, head_hash = ring
+            follower.send(
+                encode(
+                    Welcome(
+                        contest=self.contest,
+                        role=role,
+                        seat=viewer.principal,
+                        contestants=self._contestants(viewer),
+                        version=after,
+                        view_hash=at_hash,
+                        seats=list(seats) if viewer.omniscient else None,
+                    )
+                )
+            )
+            if after < self._state.version:
+                patch = Patch(contest=self.contest, from_=after, to=self._state.version, ops=ops, view_hash=head_hash)
+                follower.send(encode(patch))
+                self._missed(follower, viewer, after)
+        elif base is None or base.version > self._state.version:
             follower.send(encode(self._fresh_welcome(viewer, role)))
             if after and after < self._state.version:
                 follower.send(self._summary(after))
@@ -405,12 +458,7 @@ class ContestFeed:
                     view_hash=view_hash(head),
                 )
                 follower.send(encode(patch))
-                missed = [(e, before) for e, before in self._recent if e.version > base.version]
-                if self._state.version - base.version > self._settings.catch_up_notices:
-                    follower.send(self._summary(base.version))
-                else:
-                    for frame in self._notices(missed, viewer):
-                        follower.send(frame)
+                self._missed(follower, viewer, base.version)
         self._followers[follower] = viewer
         self._roles[follower] = role
         self._generations[follower] = generation
@@ -428,6 +476,37 @@ class ContestFeed:
                 text=f"… {events} earlier events — {where}",
             )
         )
+
+    def _from_ring(self, viewer: Viewer, after: int) -> tuple[str, list[Op], str] | None:
+        """From the ring: the hash of the viewer's view at ``after``, the ops from there to the head (the
+        ring's patches in a row) and the head view's hash; None when the ring does not reach."""
+        key = viewer_key(viewer)
+        at = self._ring.get(after, {}).get(key)
+        if at is None or after > self._state.version:
+            return None
+        ops: list[Op] = []
+        head_hash = at[1]
+        for version, patches in reversed(self._ring.items()):  # the newest is the head's
+            if version <= after:
+                break
+            patch = patches.get(key)
+            if patch is None:
+                return None
+            if version == self._state.version:
+                head_hash = patch[1]
+            ops[:0] = patch[0]
+            if len(ops) > RING_OPS:
+                return None
+        return at[1], ops, head_hash
+
+    def _missed(self, follower: Follower, viewer: Viewer, since: int) -> None:
+        """The notices of what a resuming follower missed since ``since`` (one summary when that is long)."""
+        if self._state.version - since > self._settings.catch_up_notices:
+            follower.send(self._summary(since))
+            return
+        missed = [(e, before) for e, before in self._recent if e.version > since]
+        for frame in self._notices(missed, viewer):
+            follower.send(frame)
 
     def _summary(self, since: int) -> bytes:
         """One notice standing for every event a resuming follower missed (never one frame per event)."""
@@ -469,7 +548,13 @@ class ContestFeed:
     def detach(self, follower: Follower) -> None:
         self._generations.pop(follower, None)
         self._roles.pop(follower, None)
-        if self._followers.pop(follower, None) is not None and not self._followers:
+        viewer = self._followers.pop(follower, None)
+        if viewer is None:
+            return
+        key = viewer_key(viewer)
+        if key in self._docs and all(viewer_key(v) != key for v in self._followers.values()):
+            self._departed[key] = (viewer, self.version)  # the ring keeps its patches a while
+        if not self._followers:
             self._on_idle(self)
 
     async def _base(self, after: int, budget: RefoldBudget) -> Contest[Any] | None:
@@ -480,7 +565,7 @@ class ContestFeed:
                 return None
             if not await self.reached(after, self._settings.ack_wait):
                 return None
-        base = self._ring.get(after)
+        base = self._checkpoints.get(after)
         limit = self._settings.refold_limit
         if base is not None or self.version - after > limit:
             return base  # beyond the distance bound: a fresh view
@@ -498,6 +583,8 @@ class ContestFeed:
         envelopes = [decode(r.data, Envelope) for r in records]
         if len(envelopes) != after - since or (envelopes and not envelopes[-1].batch_end):
             return None
+        if start is not None and needs_history(start, envelopes):
+            return None  # a fresh view costs less than loading the history
         if start is None:
             return fold(self._rules, envelopes)
         return fold(self._rules, envelopes, start) if envelopes else start

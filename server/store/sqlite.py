@@ -14,7 +14,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import functools
-import json
 import logging
 import sqlite3
 import time
@@ -395,11 +394,9 @@ def _append_one(conn: sqlite3.Connection, contest: str, records: Sequence[Record
 
 
 def _heads_of(conn: sqlite3.Connection, contests: list[str]) -> dict[str, int]:
-    rows = conn.execute(
-        "SELECT contest, MAX(version) FROM events WHERE contest IN (SELECT value FROM json_each(?)) GROUP BY contest",
-        (json.dumps(contests),),
-    )
-    return {str(contest): int(head) for contest, head in rows}
+    # One lookup per contest: sqlite answers MAX(version) for one contest from the primary key's end, while a
+    # grouped query over several reads every row of each (a 100,000-event contest took 30 ms per poll).
+    return {contest: _head(conn, contest) for contest in contests}
 
 
 def _head(conn: sqlite3.Connection, contest: str) -> int:

@@ -166,3 +166,20 @@ def test_the_browser_client_is_served_with_strict_headers(agon_server: ServerFac
     _, _, page = get("/")
     assert b"http://" not in page and b"https://" not in page
     assert b"<script>" not in page and b"style=" not in page
+
+
+async def test_serve_runs_on_uvloop_when_asked_and_refuses_an_unknown_loop(agon_server: ServerFactory) -> None:
+    server = agon_server(env={"AGON_LOOP": "uvloop"})
+    assert "agon: event loop uvloop" in server.output()
+    gm = await AgonClient.connect(server.ws_url)
+    created = await gm.create(duel())
+    ann = await AgonClient.connect(server.ws_url, follow=[Follow(created.contest, created.invitations.seats["ann"])])
+    ack = await ann.command(created.contest, Declare(participant="aria", payload=x.Intent(action="lunge", bid=3)))
+    assert (await ann.wait_version(created.contest, ack.version)).desyncs == 0
+    await gm.close()
+    await ann.close()
+    assert server.terminate() == 0
+    assert "agon: event loop asyncio" in agon_server().output()
+    with pytest.raises(pytest.fail.Exception) as failed:
+        agon_server(env={"AGON_LOOP": "trio"})
+    assert "AGON_LOOP" in str(failed.value)

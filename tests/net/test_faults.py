@@ -413,3 +413,30 @@ async def test_a_flooding_client_that_reads_nothing_is_closed_within_the_close_t
         await follower.finished.wait()
     assert follower not in server.context.connections
     await gm.close()
+
+
+async def test_a_viewer_who_left_resumes_from_the_ring_of_patches(start: Start) -> None:
+    """The feed keeps recent patches, also for a viewer who left: a reconnect a few batches later gets one
+    patch made of them, without reading the store or refolding anything, and ends in sync."""
+    store = CountingStore()
+    server = await start(store)
+    gm, created = await open_duel(server)
+    contest, ann_token = created.contest, created.invitations.seats["ann"]
+    ann = await AgonClient.connect(server.ws_url, follow=[Follow(contest, ann_token)], record_frames=True)
+    left_at = await adjust_many(server, contest, 2, "here")  # past the feed's sparse checkpoints of whole states
+    await ann.wait_version(contest, left_at)
+    ann.abort()
+    await asyncio.sleep(0.05)
+    head = await adjust_many(server, contest, 5, "away")
+    await gm.wait_version(contest, head)
+    store.read_records = 0
+    ann.frames.clear()
+    await ann.reconnect()
+    mirror = await ann.wait_version(contest, head)
+    assert mirror.welcomes[-1].view is None and mirror.welcomes[-1].version == left_at
+    assert [json.loads(f)["from"] for f in ann.frames if '"type":"patch"' in f] == [left_at]
+    assert store.read_records == 0 and mirror.desyncs == 0
+    fresh = await AgonClient.connect(server.ws_url, follow=[Follow(contest, ann_token)])
+    assert fresh.mirrors[contest].doc == mirror.doc
+    for client in (gm, ann, fresh):
+        await client.close()

@@ -6,9 +6,10 @@ from __future__ import annotations
 import json
 
 from clients.python.client import AgonClient
+from protocol.events import Undo
 from protocol.messages import Follow
 from tests.net.conftest import Start
-from tests.net.test_faults import CountingStore, adjust_many
+from tests.net.test_faults import GM, CountingStore, adjust_many
 from tests.net.test_server import open_duel
 
 
@@ -74,3 +75,34 @@ async def test_a_feed_starting_further_from_any_state_than_the_refold_limit_tell
     assert [n["version"] for n in notices(spectator)][1:] == [head + 1]
     for client in (gm, spectator):
         await client.close()
+
+
+async def test_a_feed_starting_from_a_snapshot_before_an_undo_still_tells_the_story(start: Start) -> None:
+    """A snapshot holds no history, and an undo after it cannot be folded onto it: the feed folds the log
+    from the start when that is within the refold limit (the undo is in the story), else tells the count."""
+    store = CountingStore()
+    first = await start(store, resume_ring=4)
+    first.context.service.snapshot_every = 10
+    gm, created = await open_duel(first)
+    contest = created.contest
+    await adjust_many(first, contest, 24, "before")
+    await first.context.service.drain()
+    snapshot = await first.context.service.snapshot(contest)
+    assert snapshot is not None and snapshot.version == 20
+    first.context.service.snapshot_every = 0
+    await first.context.service.execute(contest, GM, "undo-it", Undo())  # version 26
+    head = await adjust_many(first, contest, 10, "after")  # the story: 21..36, folded from the snapshot at 20
+    for limit, story in ((5000, True), (10, False)):
+        other = await start(store, resume_ring=4, refold_limit=limit)
+        spectator = await AgonClient.connect(
+            other.ws_url, follow=[Follow(contest, created.invitations.spectator)], record_frames=True
+        )
+        await spectator.ping()
+        told = notices(spectator)
+        if story:
+            assert [n["version"] for n in told] == [head - 16, *range(head - 15, head + 1)]
+            assert "undo" in str(told[6]["kind"]), told[6]
+        else:
+            assert [(n["kind"], n["version"]) for n in told] == [("earlier", head)]
+        await spectator.close()
+    await gm.close()
