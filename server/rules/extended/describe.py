@@ -67,7 +67,7 @@ def describe(event: x.Event | x.Intent) -> str:
         case x.HeroPointSpent():
             return f"{event.contestant} spends a hero point: {event.level}"
         case x.HeroPointPassed():
-            return f"{event.contestant} keeps its hero point"
+            return f"{event.contestant} lets the result stand"
         case x.ExchangeApplied():
             return f"exchange {event.exchange}: {event.result}"
         case x.ApAdjusted():

@@ -58,7 +58,7 @@ def describe(event: h.Event | h.Intent) -> str:
         case h.HeroPointSpent():
             return f"{event.contestant} spends a hero point: {event.level}"
         case h.HeroPointPassed():
-            return f"{event.contestant} keeps its hero point"
+            return f"{event.contestant} lets the result stand"
         case h.ExchangeTied():
             return f"exchange {event.exchange} is a tie: the GM settles it from the stated intents"
         case h.ExchangeApplied():

@@ -36,7 +36,7 @@ def describe(event: s.Event | s.Tactic) -> str:
         case s.StoryPointSpent():
             return f"{event.contestant} spends a story point: one more success"
         case s.StoryPointsKept():
-            return f"{event.contestant} keeps its story points"
+            return f"{event.contestant} lets the result stand"
         case s.ContestResolved():
             degree = f" (degree {event.degree})" if event.winner is not None else ""
             return f"{_KIND[event.kind]}{degree}: {event.result}"
