@@ -50,6 +50,8 @@ class Follower(Protocol):
 
     def send(self, frame: bytes) -> None: ...
 
+    def send_all(self, frames: Sequence[bytes]) -> None: ...
+
 
 def viewer_key(viewer: Viewer) -> ViewerKey:
     return (viewer.role, viewer.principal, viewer.contestants)
@@ -315,8 +317,7 @@ class ContestFeed:
             if followers:
                 frames = [patch, *self._notices(batch, viewer)]
                 for follower in followers:
-                    for frame in frames:
-                        follower.send(frame)
+                    follower.send_all(frames)
             docs[key] = new
             encoded[key] = new_bytes
         self._docs = docs

@@ -170,12 +170,14 @@ async def test_an_id_already_taken_is_refused(start: Start) -> None:
 
 
 class SlowSocket:
-    """A socket whose peer reads nothing: sends never finish."""
+    """A socket whose peer reads nothing: its buffer is full and never drains."""
+
+    paused = True
 
     def __init__(self) -> None:
         self.closed_with: tuple[int, str] | None = None
 
-    async def send(self, frame: bytes, text: bool = True) -> None:
+    async def drain(self) -> None:
         await asyncio.Event().wait()
 
     async def close(self, code: int, reason: str) -> None:
