@@ -90,6 +90,7 @@ class Connection:
         "_creates",
         "_ctx",
         "_finished",
+        "_flushing",
         "_following",
         "_owner",
         "_queue",
@@ -113,6 +114,7 @@ class Connection:
         self._closing = False
         self._close_queued = False
         self._tasks: set[asyncio.Task[None]] | None = None
+        self._flushing = False  # frames wait in the protocol for the write at the end of this loop turn
         self._finished: asyncio.Future[None] = asyncio.get_running_loop().create_future()
 
     # --- sending ------------------------------------------------------------------------------------
@@ -132,7 +134,7 @@ class Connection:
         self.send_all((frame,))
 
     def send_all(self, frames: Sequence[bytes]) -> None:
-        """Send frames in order, in one write to the socket when it takes them now."""
+        """Send frames in order; all those sent in one turn of the event loop leave in one write."""
         if self._closing:
             return
         if self._queue is None and not self._ws.paused:
@@ -140,7 +142,9 @@ class Connection:
                 protocol = self._ws.protocol
                 for frame in frames:
                     protocol.send_text(frame)
-                self._ws.send_data()
+                if not self._flushing:
+                    self._flushing = True
+                    asyncio.get_running_loop().call_soon(self._flush)
             return
         queue = self._waiting()
         if len(queue) + len(frames) > self._ctx.settings.send_queue:
@@ -148,6 +152,10 @@ class Connection:
             self._abandon(CloseCode.TRY_AGAIN_LATER, f"{errors.TOO_SLOW}: reconnect and resume")
             return
         queue.extend(frames)
+
+    def _flush(self) -> None:
+        self._flushing = False
+        self._ws.send_data()  # everything the protocol holds, in order (a close may have sent it already)
 
     def _waiting(self) -> deque[bytes | _Close]:
         """The queue, and the writer that empties it once the socket drains (both made when first needed)."""
