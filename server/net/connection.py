@@ -92,6 +92,7 @@ class Connection:
         "_finished",
         "_flushing",
         "_following",
+        "_over",
         "_owner",
         "_queue",
         "_said_hello",
@@ -115,7 +116,8 @@ class Connection:
         self._close_queued = False
         self._tasks: set[asyncio.Task[None]] | None = None
         self._flushing = False  # frames wait in the protocol for the write at the end of this loop turn
-        self._finished: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        self._over = False
+        self._finished: asyncio.Future[None] | None = None  # made for whoever waits for the end
 
     # --- sending ------------------------------------------------------------------------------------
 
@@ -126,6 +128,10 @@ class Connection:
 
     async def finished(self) -> None:
         """Wait until the connection is over."""
+        if self._over:
+            return
+        if self._finished is None:
+            self._finished = asyncio.get_running_loop().create_future()
         await asyncio.shield(self._finished)
 
     def send(self, frame: bytes) -> None:
@@ -252,15 +258,9 @@ class Connection:
         no_hello = loop.call_later(self._ctx.settings.hello_timeout, self._expect_hello)
         try:
             async for frame in self._ws:
-                if self._closing:
-                    continue  # read on (and drop) until the peer's close frame arrives
-                metrics.frames.inc()
-                if not self._bucket.take():
-                    metrics.dropped.inc("rate_limited")
-                    self._error(errors.RATE_LIMITED, "too many frames: this connection is closed; slow down")
-                    self._close_after_sending(CloseCode.POLICY_VIOLATION, "rate limited")
-                    continue
-                await self._handle(frame)
+                if not self._closing:  # else read on (and drop) until the peer's close frame arrives
+                    await self._take(frame)
+                del frame  # while it waits for the next frame, a connection keeps no copy of the last one
         except ConnectionClosed:
             pass
         finally:
@@ -278,7 +278,19 @@ class Connection:
                 task.cancel()
             metrics.connections.dec()
             self._ctx.connections.discard(self)
-            self._finished.set_result(None)
+            self._over = True
+            if self._finished is not None:
+                self._finished.set_result(None)
+
+    async def _take(self, frame: str | bytes) -> None:
+        metrics = self._ctx.metrics
+        metrics.frames.inc()
+        if not self._bucket.take():
+            metrics.dropped.inc("rate_limited")
+            self._error(errors.RATE_LIMITED, "too many frames: this connection is closed; slow down")
+            self._close_after_sending(CloseCode.POLICY_VIOLATION, "rate limited")
+            return
+        await self._handle(frame)
 
     def going_away(self) -> None:
         """Close with 1001 once the frames already queued (acks of in-flight commands included) are sent."""
