@@ -27,6 +27,12 @@ def decode(data: bytes | str, type: type[T]) -> T:
     return msgspec.json.decode(data, type=type, strict=True)
 
 
+def document(canonical_json: bytes) -> Any:
+    """The plain JSON value (dicts, lists, strings, numbers) that ``canonical`` encoded: the same as
+    ``to_builtins`` of what it encoded, for less work than that."""
+    return msgspec.json.decode(canonical_json)
+
+
 def to_builtins(obj: Any) -> Any:
     """Plain JSON values (dicts, lists, strings, numbers) of a message."""
     return msgspec.to_builtins(obj, order="sorted")

@@ -14,9 +14,11 @@ from server.engine.contest import Contest, undo_target
 from server.engine.ruleset import Ruleset, Viewer
 from server.engine.timeline import ENGINE_EVENTS
 
+_NONE: frozenset[str] = frozenset()  # one for every viewer who controls nobody (each ``frozenset()`` is new)
+
 
 def viewer_for(actor: Actor, seats: Sequence[Seat]) -> Viewer:
-    contestants: frozenset[str] = frozenset()
+    contestants = _NONE
     if actor.role == "player":
         seat = next((s for s in seats if s.id == actor.principal and s.role == "player"), None)
         contestants = frozenset(seat.contestants) if seat is not None else frozenset()

@@ -133,7 +133,7 @@ class AgonServer:
             connections = list(ctx.connections)
             for connection in connections:
                 connection.going_away()
-            closing = [asyncio.ensure_future(c.finished.wait()) for c in connections]
+            closing = [asyncio.ensure_future(c.finished()) for c in connections]
             if closing:
                 await asyncio.wait(closing, timeout=self.settings.close_timeout + 1)
             for waiting in closing:

@@ -23,6 +23,7 @@ import hmac
 import logging
 import os
 import secrets
+import sys
 import time
 import warnings
 from collections.abc import Callable, Sequence
@@ -197,7 +198,10 @@ class Tokens:
             raise Refused(errors.BAD_TOKEN, f"token: claims: {error}") from None
         if claims.exp <= self.now():
             raise Refused(errors.EXPIRED_TOKEN, "token: expired; ask for a new invitation")
-        return claims
+        # Thousands of connections follow with the same few contests, roles and seats: one copy of each.
+        return msgspec.structs.replace(
+            claims, contest=sys.intern(claims.contest), role=sys.intern(claims.role), seat=sys.intern(claims.seat)
+        )
 
     def check_unexpired(self, claims: Claims) -> None:
         if claims.exp <= self.now():

@@ -12,6 +12,8 @@ import asyncio
 import contextlib
 import logging
 import time
+from collections import deque
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, assert_never
 
@@ -56,7 +58,7 @@ from server.store.port import StoreError
 log = logging.getLogger(__name__)
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Following:
     """A contest this connection follows, and as whom."""
 
@@ -71,39 +73,103 @@ class Following:
         self.feed.detach(follower)
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class _Close:
     code: int
     reason: str
 
 
 class Connection:
+    """Frames go straight to the socket while it takes them; only while its buffer is full do they wait, in
+    a queue and with a writer task made for the occasion (an idle connection has neither)."""
+
+    __slots__ = (
+        "_bucket",
+        "_close_queued",
+        "_closing",
+        "_creates",
+        "_ctx",
+        "_finished",
+        "_flushing",
+        "_following",
+        "_over",
+        "_owner",
+        "_queue",
+        "_said_hello",
+        "_tasks",
+        "_writer",
+        "_ws",
+    )
+
     def __init__(self, ws: ServerConnection, ctx: ServerContext) -> None:
         self._ws = ws
         self._ctx = ctx
         settings = ctx.settings
-        self._queue: asyncio.Queue[bytes | _Close] = asyncio.Queue(maxsize=settings.send_queue)
+        self._queue: deque[bytes | _Close] | None = None  # frames waiting for the socket to drain
+        self._writer: asyncio.Task[None] | None = None  # sends ``_queue`` once the socket drains
         self._bucket = TokenBucket(settings.rate, settings.burst)
-        self._creates = TokenBucket(settings.create_rate, settings.create_burst)
+        self._creates: TokenBucket | None = None  # made on the first create
         self._following: dict[str, Following] = {}
         self._owner: str | None = None
         self._said_hello = False
         self._closing = False
         self._close_queued = False
-        self._tasks: set[asyncio.Task[None]] = set()
-        self.finished = asyncio.Event()
+        self._tasks: set[asyncio.Task[None]] | None = None
+        self._flushing = False  # frames wait in the protocol for the write at the end of this loop turn
+        self._over = False
+        self._finished: asyncio.Future[None] | None = None  # made for whoever waits for the end
 
     # --- sending ------------------------------------------------------------------------------------
 
+    @property
+    def queued(self) -> int:
+        """Frames waiting for the socket to drain."""
+        return 0 if self._queue is None else len(self._queue)
+
+    async def finished(self) -> None:
+        """Wait until the connection is over."""
+        if self._over:
+            return
+        if self._finished is None:
+            self._finished = asyncio.get_running_loop().create_future()
+        await asyncio.shield(self._finished)
+
     def send(self, frame: bytes) -> None:
-        """Queue a frame; a client whose queue is full is too slow and is dropped."""
+        """Send a frame, or queue it while the socket is full; a client whose queue is full is too slow
+        and is dropped."""
+        self.send_all((frame,))
+
+    def send_all(self, frames: Sequence[bytes]) -> None:
+        """Send frames in order; all those sent in one turn of the event loop leave in one write."""
         if self._closing:
             return
-        try:
-            self._queue.put_nowait(frame)
-        except asyncio.QueueFull:
+        if self._queue is None and not self._ws.paused:
+            with contextlib.suppress(ConnectionClosed, InvalidState):  # the peer is closing: nothing to send to
+                protocol = self._ws.protocol
+                for frame in frames:
+                    protocol.send_text(frame)
+                if not self._flushing:
+                    self._flushing = True
+                    asyncio.get_running_loop().call_soon(self._flush)
+            return
+        queue = self._waiting()
+        if len(queue) + len(frames) > self._ctx.settings.send_queue:
             self._ctx.metrics.dropped.inc("too_slow")
             self._abandon(CloseCode.TRY_AGAIN_LATER, f"{errors.TOO_SLOW}: reconnect and resume")
+            return
+        queue.extend(frames)
+
+    def _flush(self) -> None:
+        self._flushing = False
+        self._ws.send_data()  # everything the protocol holds, in order (a close may have sent it already)
+
+    def _waiting(self) -> deque[bytes | _Close]:
+        """The queue, and the writer that empties it once the socket drains (both made when first needed)."""
+        if self._queue is None:
+            self._queue = deque()
+        if self._writer is None:
+            self._writer = asyncio.get_running_loop().create_task(self._write())
+        return self._queue
 
     def _send(self, message: Any) -> None:
         self.send(encode(message))
@@ -116,11 +182,11 @@ class Connection:
         """Close once the frames already queued are sent."""
         if self._closing:
             return
-        try:
-            self._queue.put_nowait(_Close(code, reason))
-        except asyncio.QueueFull:
+        queue = self._waiting()
+        if len(queue) >= self._ctx.settings.send_queue:
             self._abandon(code, reason)
             return
+        queue.append(_Close(code, reason))
         self._closing = True
         self._close_queued = True
         self._leave_all()
@@ -132,6 +198,10 @@ class Connection:
         if self._closing:
             return
         self._closing = True
+        self._queue = None
+        if self._writer is not None:
+            self._writer.cancel()  # what waits is dropped
+            self._writer = None
         self._leave_all()
         self._spawn(self._close_within(code, reason))
 
@@ -150,26 +220,31 @@ class Connection:
         self._ws.transport.abort()
 
     def _spawn(self, work: Any) -> None:
+        if self._tasks is None:
+            self._tasks = set()
         task: asyncio.Task[None] = asyncio.get_running_loop().create_task(work)
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)
 
     async def _write(self) -> None:
-        """Send what is queued: every frame waiting at once goes out in one write to the socket, then wait
-        until the socket has taken it (so a slow client fills its queue and is dropped)."""
+        """Once the socket has drained, send everything queued in one write; again while more waits. With
+        nothing left the queue and this task go away, and frames go straight to the socket again."""
         with contextlib.suppress(ConnectionClosed, InvalidState):
             while True:
-                items = [await self._queue.get()]
-                while not self._queue.empty():
-                    items.append(self._queue.get_nowait())
-                for item in items:
+                await self._ws.drain()
+                queue = self._queue
+                if not queue:
+                    self._queue = None
+                    self._writer = None
+                    return
+                while queue:
+                    item = queue.popleft()
                     if isinstance(item, _Close):
                         self._ws.send_data()
                         await self._ws.close(item.code, item.reason)
                         return
                     self._ws.protocol.send_text(item)
                 self._ws.send_data()
-                await self._ws.drain()
 
     # --- the connection's life ----------------------------------------------------------------------
 
@@ -179,36 +254,43 @@ class Connection:
         metrics.connections_total.inc()
         self._ctx.connections.add(self)
         loop = asyncio.get_running_loop()
-        writer = loop.create_task(self._write())
         # A timer, not a task: an idle connection should cost little memory.
         no_hello = loop.call_later(self._ctx.settings.hello_timeout, self._expect_hello)
         try:
             async for frame in self._ws:
-                if self._closing:
-                    continue  # read on (and drop) until the peer's close frame arrives
-                metrics.frames.inc()
-                if not self._bucket.take():
-                    metrics.dropped.inc("rate_limited")
-                    self._error(errors.RATE_LIMITED, "too many frames: this connection is closed; slow down")
-                    self._close_after_sending(CloseCode.POLICY_VIOLATION, "rate limited")
-                    continue
-                await self._handle(frame)
+                if not self._closing:  # else read on (and drop) until the peer's close frame arrives
+                    await self._take(frame)
+                del frame  # while it waits for the next frame, a connection keeps no copy of the last one
         except ConnectionClosed:
             pass
         finally:
-            if self._close_queued:
+            writer = self._writer
+            if self._close_queued and writer is not None:
                 with contextlib.suppress(Exception):
                     async with asyncio.timeout(self._ctx.settings.close_timeout):
-                        await writer
+                        await asyncio.shield(writer)
             self._closing = True
             no_hello.cancel()
             self._leave_all()
-            writer.cancel()
-            for task in list(self._tasks):
+            if self._writer is not None:
+                self._writer.cancel()
+            for task in list(self._tasks or ()):
                 task.cancel()
             metrics.connections.dec()
             self._ctx.connections.discard(self)
-            self.finished.set()
+            self._over = True
+            if self._finished is not None:
+                self._finished.set_result(None)
+
+    async def _take(self, frame: str | bytes) -> None:
+        metrics = self._ctx.metrics
+        metrics.frames.inc()
+        if not self._bucket.take():
+            metrics.dropped.inc("rate_limited")
+            self._error(errors.RATE_LIMITED, "too many frames: this connection is closed; slow down")
+            self._close_after_sending(CloseCode.POLICY_VIOLATION, "rate limited")
+            return
+        await self._handle(frame)
 
     def going_away(self) -> None:
         """Close with 1001 once the frames already queued (acks of in-flight commands included) are sent."""
@@ -432,6 +514,8 @@ class Connection:
         peer = str(self._ws.remote_address[0]) if self._ws.remote_address else ""
         forwarded = self._ws.request.headers.get("X-Forwarded-For") if self._ws.request else None
         address = client_address(peer, forwarded, self._ctx.settings.trusted_proxies)
+        if self._creates is None:
+            self._creates = TokenBucket(self._ctx.settings.create_rate, self._ctx.settings.create_burst)
         if not self._creates.take() or not self._ctx.may_create(address):
             raise Refused(errors.RATE_LIMITED, "create: too many contests opened lately from here; try again later")
         with self._ctx.appending():

@@ -21,7 +21,7 @@ from collections.abc import Callable, Coroutine, Sequence
 from typing import Any, Protocol
 
 from protocol import errors
-from protocol.codec import canonical, decode, encode, to_builtins
+from protocol.codec import canonical, decode, document, encode, to_builtins
 from protocol.common import Seat
 from protocol.errors import Refused
 from protocol.events import Envelope
@@ -49,6 +49,8 @@ class Follower(Protocol):
     """A connection as the feed sees it: frames are queued without waiting (a slow one drops itself)."""
 
     def send(self, frame: bytes) -> None: ...
+
+    def send_all(self, frames: Sequence[bytes]) -> None: ...
 
 
 def viewer_key(viewer: Viewer) -> ViewerKey:
@@ -295,13 +297,18 @@ class ContestFeed:
         encoded: dict[ViewerKey, bytes] = {}
         ring: dict[ViewerKey, tuple[list[Op], str]] = {}
         patches: dict[tuple[bytes, bytes], tuple[bytes, list[Op], str]] = {}  # who sees the same shares a patch
+        plain: dict[bytes, dict[str, Json]] = {}  # each distinct new view as a document, made once
         for key, (viewer, followers) in groups.items():
-            new = view_doc(self._rules, state, viewer)
-            new_bytes = canonical(new)
+            # The view's canonical bytes come straight from the view; the document (for the diff and later
+            # welcomes) only once per distinct view, and the diff once per distinct pair of views.
+            new_bytes = canonical(contest_view(self._rules, state, viewer))
             old = self._docs.get(key)
             if old is None:
                 old = view_doc(self._rules, previous, viewer)
             old_bytes = self._encoded.get(key) or canonical(old)
+            new = plain.get(new_bytes)
+            if new is None:
+                new = plain[new_bytes] = old if old_bytes == new_bytes else document(new_bytes)
             shared = patches.get((old_bytes, new_bytes))
             if shared is None:
                 ops = [] if old_bytes == new_bytes else diff(old, new)
@@ -315,8 +322,7 @@ class ContestFeed:
             if followers:
                 frames = [patch, *self._notices(batch, viewer)]
                 for follower in followers:
-                    for frame in frames:
-                        follower.send(frame)
+                    follower.send_all(frames)
             docs[key] = new
             encoded[key] = new_bytes
         self._docs = docs

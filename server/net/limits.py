@@ -9,6 +9,8 @@ from collections.abc import Callable
 class TokenBucket:
     """Holds up to ``burst`` tokens, refilled at ``rate`` per second; each frame takes one."""
 
+    __slots__ = ("_at", "_clock", "_tokens", "burst", "rate")
+
     def __init__(self, rate: float, burst: float, clock: Callable[[], float] = time.monotonic) -> None:
         if rate <= 0 or burst < 1:
             raise ValueError("a token bucket needs a positive rate and a burst of at least 1")

@@ -402,7 +402,7 @@ async def test_a_flooding_client_that_reads_nothing_is_closed_within_the_close_t
     (follower,) = server.context.connections - others
     reason = "a long account of the wound " * 70
     n = 0
-    while follower._queue.qsize() < 10:  # the socket to it is full: frames wait in its queue
+    while follower.queued < 10:  # the socket to it is full: frames wait in its queue
         await gm.command(contest, gm_adjust(1 - 2 * (n % 2), f"{n} {reason}"))
         n += 1
     for i in range(5100):  # a flood: rate/limited, then a close queued behind the waiting frames
@@ -410,7 +410,7 @@ async def test_a_flooding_client_that_reads_nothing_is_closed_within_the_close_t
     while not server.context.metrics.dropped.value("rate_limited"):
         await asyncio.sleep(0.01)
     async with asyncio.timeout(10):
-        await follower.finished.wait()
+        await follower.finished()
     assert follower not in server.context.connections
     await gm.close()
 

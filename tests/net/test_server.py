@@ -170,12 +170,14 @@ async def test_an_id_already_taken_is_refused(start: Start) -> None:
 
 
 class SlowSocket:
-    """A socket whose peer reads nothing: sends never finish."""
+    """A socket whose peer reads nothing: its buffer is full and never drains."""
+
+    paused = True
 
     def __init__(self) -> None:
         self.closed_with: tuple[int, str] | None = None
 
-    async def send(self, frame: bytes, text: bool = True) -> None:
+    async def drain(self) -> None:
         await asyncio.Event().wait()
 
     async def close(self, code: int, reason: str) -> None:
@@ -226,3 +228,25 @@ async def test_shutdown_finishes_in_flight_appends_then_closes_with_1001(start: 
     await shutdown
     assert await gm.wait_closed() == 1001
     assert await store.head(created.contest) == ack.version
+
+
+async def test_spectators_who_keep_up_cost_no_writer_task_and_see_every_frame_in_order(start: Start) -> None:
+    """Frames go straight to a socket that takes them: ten spectators receiving a burst of patches leave the
+    server no task of their own for sending, and each ends in sync (patches in order, hashes matching)."""
+    server = await start()
+    gm, created = await open_duel(server)
+    contest = created.contest
+    spectators = [
+        await AgonClient.connect(server.ws_url, follow=[Follow(contest, created.invitations.spectator)])
+        for _ in range(10)
+    ]
+    head = 0
+    for i in range(20):
+        head = (await gm.command(contest, x.Adjust(contestant="orc", delta=1 - 2 * (i % 2), reason=f"{i}"))).version
+    for spectator in spectators:
+        mirror = await spectator.wait_version(contest, head)
+        assert mirror.doc is not None and mirror.doc["version"] == head
+    writers = [t for t in asyncio.all_tasks() if t.get_coro().__qualname__ == Connection._write.__qualname__]  # type: ignore[union-attr]
+    assert writers == []
+    for client in [gm, *spectators]:
+        await client.close()

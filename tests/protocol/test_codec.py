@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import json
 
+import msgspec
 import pytest
 
-from protocol.codec import decode_untrusted
+from protocol.codec import canonical, decode_untrusted, document, to_builtins
 from protocol.errors import Refused
 from protocol.events import Command, Declare
 from protocol.rulesets import extended as x
@@ -66,3 +67,41 @@ def test_invalid_utf8_inside_a_tag_is_a_bad_frame_not_a_crash() -> None:
     with pytest.raises(Refused) as refused:
         decode_untrusted(data, ClientMessage)  # type: ignore[arg-type]
     assert refused.value.code == "protocol/bad_frame"
+
+
+class _Inner(msgspec.Struct, tag_field="type", tag="inner"):
+    zeta: float
+    alpha: bool
+
+
+class _View(msgspec.Struct):
+    version: int
+    by_name: dict[str, int | None]
+    inner: _Inner
+    values: list[float | int | bool | None]
+    note: str | None = None
+
+
+def _types(value: object) -> object:
+    """The value with every leaf tagged by its Python type (so True, 1 and 1.0 differ)."""
+    if isinstance(value, dict):
+        return {k: _types(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_types(v) for v in value]
+    return (type(value).__name__, repr(value))
+
+
+def test_a_views_canonical_bytes_and_document_match_the_plain_values_it_stands_for() -> None:
+    """Live patches hash the view's bytes encoded from the view itself and diff the document decoded from them;
+    welcomes hash and send the plain values: both must be the same JSON, down to the type of every leaf."""
+    view = _View(
+        version=7,
+        by_name={"zed": 1, "ann": None, "~/odd": -3},
+        inner=_Inner(zeta=-0.0, alpha=True),
+        values=[1, 1.0, True, None, 0.5],
+        note="é ☃",
+    )
+    plain = to_builtins(view)
+    assert canonical(view) == canonical(plain)
+    assert list(plain) == sorted(plain) and list(plain["by_name"]) == sorted(plain["by_name"])
+    assert _types(document(canonical(view))) == _types(plain)
