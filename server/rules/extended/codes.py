@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 from protocol.errors import Refused
+from server.rules.questworlds.hero_points import HERO_POINT_NO_EFFECT as HERO_POINT_NO_EFFECT
+from server.rules.questworlds.hero_points import NO_HERO_POINT as NO_HERO_POINT
 from server.rules.questworlds.levels import Level
 from server.rules.questworlds.ratings import Rating
 
@@ -16,8 +18,6 @@ BAD_ORDER = "rules/bad_order"
 BAD_INTENT = "rules/bad_intent"
 BAD_SETUP = "contest/bad_setup"
 NO_PROPOSAL = "rules/no_proposal"
-NO_HERO_POINT = "rules/no_hero_point"
-HERO_POINT_NO_EFFECT = "rules/hero_point_no_effect"
 NOT_THE_VICTOR = "rules/not_the_victor"
 NO_REASON = "rules/no_reason"
 BAD_DELTA = "rules/bad_delta"

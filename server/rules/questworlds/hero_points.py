@@ -17,6 +17,11 @@ from protocol.common import HeroPointWindow
 from protocol.errors import Refused
 from server.engine.ruleset import Viewer
 
+NO_HERO_POINT = "rules/no_hero_point"
+HERO_POINT_NO_EFFECT = "rules/hero_point_no_effect"
+NOT_AWAITED = "rules/out_of_turn"
+"""An answer from a PC the rolled exchange does not wait for: the rulesets' code for acting out of turn."""
+
 
 def pending_for(eligible: Iterable[str], viewer: Viewer) -> list[str]:
     """The contestants who may still spend a hero point, as ``viewer`` may see them: that list tells who holds
@@ -45,9 +50,9 @@ def refuse_answer(contestant: str, spend: bool, holds_one: bool) -> NoReturn:
     it has one and has not answered yet), none to spend, or an answer given already or never asked."""
     if spend and holds_one:
         raise Refused(
-            "rules/hero_point_no_effect",
+            HERO_POINT_NO_EFFECT,
             f"contestant: a hero point cannot change this exchange's result for {contestant!r}",
         )
     if spend:
-        raise Refused("rules/no_hero_point", f"contestant: {contestant!r} has no hero point to spend now")
-    raise Refused("rules/out_of_turn", f"contestant: this exchange waits for no answer from {contestant!r}")
+        raise Refused(NO_HERO_POINT, f"contestant: {contestant!r} has no hero point to spend now")
+    raise Refused(NOT_AWAITED, f"contestant: this exchange waits for no answer from {contestant!r}")
