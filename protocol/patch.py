@@ -133,6 +133,7 @@ def parse_pointer(pointer: str) -> list[str]:
 # --- diff ----------------------------------------------------------------------------------------------
 
 _encoder = msgspec.json.Encoder()
+_ABSENT: Any = object()  # a member a document does not have
 
 
 def _same(a: Json, b: Json) -> bool:
@@ -173,24 +174,33 @@ def diff(old: Json, new: Json) -> list[Op]:
     whole array, the array is replaced. Values in the ops may share structure with ``new``.
     """
     ops: list[Op] = []
-    _diff(old, new, "", ops)
+    if not _same(old, new):
+        _changed(old, new, "", ops)
     return ops
 
 
-def _diff(old: Json, new: Json, path: str, ops: list[Op]) -> None:
-    if _same(old, new):
-        return
+def _token(key: str) -> str:
+    return key.replace("~", "~0").replace("/", "~1") if "~" in key or "/" in key else key
+
+
+def _changed(old: Json, new: Json, path: str, ops: list[Op]) -> None:
+    """The ops for ``old`` and ``new``, which differ (each value is compared once, by its parent)."""
     if isinstance(old, dict) and isinstance(new, dict):
         for key in old:
             if key not in new:
-                ops.append(Remove(f"{path}/{escape(key)}"))
+                ops.append(Remove(f"{path}/{_token(key)}"))
         for key, value in new.items():
-            if key in old:
-                before = old[key]
-                if not _same(before, value):  # unchanged members cost one comparison, no path
-                    _diff(before, value, f"{path}/{escape(key)}", ops)
-            else:
-                ops.append(Add(f"{path}/{escape(key)}", value))
+            before = old.get(key, _ABSENT)
+            if before is value:
+                continue
+            kind = type(value)
+            if kind is type(before) and (kind is str or kind is int or kind is bool):
+                if before != value:  # a scalar member: compared here, without a call
+                    ops.append(Replace(f"{path}/{_token(key)}", value))
+            elif before is _ABSENT:
+                ops.append(Add(f"{path}/{_token(key)}", value))
+            elif not _same(before, value):  # unchanged members cost one comparison, no path
+                _changed(before, value, f"{path}/{_token(key)}", ops)
     elif isinstance(old, list) and isinstance(new, list):
         local: list[Op] = []
         _diff_list(old, new, path, local)
@@ -215,7 +225,8 @@ def _diff_list(old: list[Json], new: list[Json], path: str, ops: list[Op]) -> No
     mid_old, mid_new = n_old - prefix - suffix, n_new - prefix - suffix
     common = min(mid_old, mid_new)
     for i in range(prefix, prefix + common):
-        _diff(old[i], new[i], f"{path}/{i}", ops)
+        if i == prefix or not _same(old[i], new[i]):  # the first differs: the prefix stopped there
+            _changed(old[i], new[i], f"{path}/{i}", ops)
     if mid_old > mid_new:
         for i in reversed(range(prefix + common, prefix + mid_old)):
             ops.append(Remove(f"{path}/{i}"))
