@@ -151,19 +151,32 @@ class Welcome(_Msg, frozen=True, tag="welcome"):
     seats: list[Seat] | None = None  # every seat of the contest, for a GM or an auditor only
 
 
-class Patch(_Msg, frozen=True, tag="patch"):
+class NoticeLine(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    """One human-readable line about one event the viewer may see (sealed payloads never appear)."""
+
+    version: int
+    kind: str  # the event's type tag
+    actor: str
+    at: str
+    text: str
+
+
+class Patch(_Msg, frozen=True, tag="patch", omit_defaults=True):
     """RFC 6902 ops turning this viewer's view at ``from`` into its view at ``to``; ``view_hash`` is the
-    hash of the result (``protocol.patch.view_hash``)."""
+    hash of the result (``protocol.patch.view_hash``). A live patch carries ``notices``: a line for each
+    event of its batch this viewer may see (left out when there is none)."""
 
     contest: str
     from_: int = msgspec.field(name="from")
     to: int = msgspec.field()
     ops: list[Op] = msgspec.field()
     view_hash: str = msgspec.field()
+    notices: list[NoticeLine] = msgspec.field(default_factory=list)
 
 
 class Notice(_Msg, frozen=True, tag="notice"):
-    """One human-readable log line per event the viewer may see (sealed payloads never appear)."""
+    """One human-readable log line about an event the viewer may see, outside a live patch: the story so far
+    after a fresh welcome and what a resuming follower missed (sealed payloads never appear)."""
 
     contest: str
     version: int

@@ -107,6 +107,7 @@ export function spectate(link, { untilConcluded = false, final = false, out = co
           view = next;
           version = message.to;
           out(summary(view));
+          for (const line of message.notices ?? []) out(`  [${line.version}] ${line.text}`);
           break;
         }
         case "notice":

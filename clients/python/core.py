@@ -7,7 +7,7 @@
             case Send(message):    ...            # send this frame (e.g. a resync after a hash mismatch)
             case Welcomed(mirror): ...            # a follow succeeded; mirror.doc is the view
             case Changed(mirror):  ...            # the view moved on (a patch applied and checked)
-            case Noticed(notice):  ...
+            case Noticed(notice):  ...            # a line per event (a live patch brings its own)
             case Answered(id, message) | Refused(id, contest, error) | Ponged(nonce): ...
 
 It keeps one ``ContestMirror`` per followed contest: it applies patches, checks every ``view_hash``, and on
@@ -34,6 +34,7 @@ from protocol.messages import (
     Follow,
     Invited,
     Notice,
+    NoticeLine,
     Patch,
     Pong,
     Resync,
@@ -130,15 +131,15 @@ class ClientCore:
                 mirror = self.mirrors.get(message.contest)
                 if mirror is None:
                     return []
-                if not mirror.patch(message):
+                applied = mirror.patch(message)
+                told: list[Output] = [_noticed(mirror, _notice(message.contest, line)) for line in message.notices]
+                if not applied:
                     log.warning("view of %s out of sync at %d: asking for a fresh one", message.contest, message.to)
-                    return [Send(Resync(contest=message.contest))]
-                return [Changed(mirror)] if mirror.in_sync else []
+                    return [Send(Resync(contest=message.contest)), *told]
+                return [Changed(mirror), *told] if mirror.in_sync else told
             case Notice():
                 mirror = self.mirrors.get(message.contest)
-                if mirror is not None:
-                    mirror.notices.append(message)
-                return [Noticed(message)]
+                return [Noticed(message) if mirror is None else _noticed(mirror, message)]
             case Ack() | Created() | Contests() | Invited() | Timeline():
                 return [Answered(message.id, message)]
             case Error():
@@ -147,3 +148,13 @@ class ClientCore:
                 return [Ponged(message.nonce)]
             case _:
                 assert_never(message)
+
+
+def _notice(contest: str, line: NoticeLine) -> Notice:
+    """A patch's notice line as the notice message it stands for."""
+    return Notice(contest=contest, version=line.version, kind=line.kind, actor=line.actor, at=line.at, text=line.text)
+
+
+def _noticed(mirror: ContestMirror, notice: Notice) -> Noticed:
+    mirror.notices.append(notice)
+    return Noticed(notice)

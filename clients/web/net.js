@@ -155,6 +155,7 @@ export class Link {
       this.resync();
       return;
     }
+    for (const line of message.notices ?? []) this.onNotice({ type: "notice", contest: message.contest, ...line });
     this.onChange(this);
   }
 

@@ -53,7 +53,6 @@ class _Member:
     ws: ClientConnection
     patches: int = 0
     first_patch: bytes | None = None
-    first_notice: bytes | None = None
 
 
 @dataclass
@@ -85,9 +84,6 @@ async def _reader(room: Room, member: _Member, welcomed: asyncio.Future[None]) -
                     if member.first_patch is None:
                         member.first_patch = data
                     room.patched()
-                case "notice":
-                    if member.first_notice is None:
-                        member.first_notice = data
                 case "welcome":
                     if not welcomed.done():
                         welcomed.set_result(None)
@@ -206,10 +202,9 @@ def latencies(rooms: Sequence[Room], after: float) -> list[float]:
 
 
 def samples(rooms: Sequence[Room]) -> list[str]:
-    """A spectator's first patch and notice: the frames the floor sends for one command."""
+    """A spectator's first patch (with its notice): the frame the floor sends for one command."""
     spectator = rooms[0].members[-1]
-    frames = [spectator.first_patch, spectator.first_notice]
-    return [f.decode() for f in frames if f is not None]
+    return [] if spectator.first_patch is None else [spectator.first_patch.decode()]
 
 
 def as_frame(message: Any) -> bytes:

@@ -1,7 +1,7 @@
 """The floor: the least a WebSocket broadcast server can do for the same load.
 
 Clients say ``{"type": "hello", "room": R}``; a ``{"type": "command", "id": I, "room": R}`` makes the
-server send every member of the room the sample frames Agon sent for one command (a patch and a
+server send every member of the room the sample frames Agon sent for one command (a patch with its
 notice, recorded by the benchmark from a real run), then ``{"type": "ack", "id": I}`` to the sender.
 No store, no state, no per-viewer work: what is left is the WebSocket itself.
 

@@ -80,6 +80,8 @@ class Ruleset(Generic[S]):
     start: Callable[[S], Sequence[RulesetEvent]]  # events that open the contest
     decide: Callable[[S, Any, Context], Sequence[RulesetEvent]]  # one of its commands
     evolve: Callable[[S, Any], S]  # one of its events, or a reveal of its declarations
+    # a viewer's view; it may depend only on the viewer's sight (``server.engine.views.sight``: GM, auditor
+    # or neither, and the contestants it controls), never on who the viewer is: one view serves a sight
     view: Callable[[S, Viewer], Any]
     outcome: Callable[[S], Any]
     window: Callable[[S], Window | None]

@@ -25,6 +25,17 @@ def viewer_for(actor: Actor, seats: Sequence[Seat]) -> Viewer:
     return Viewer(principal=actor.principal, role=actor.role, contestants=contestants)
 
 
+Sight = tuple[str, frozenset[str]]
+
+
+def sight(viewer: Viewer) -> Sight:
+    """All a view may depend on: whether the viewer is the GM, an auditor or neither, and the contestants it
+    controls. A spectator and a player who controls nobody have the same sight; so do two spectators.
+    Viewers of one sight get the same view (a law the conformance suite checks for every ruleset), so a view
+    is built once per sight."""
+    return (viewer.role if viewer.omniscient else "", viewer.contestants)
+
+
 def may_see(envelope: Envelope, viewer: Viewer) -> bool:
     """Whether the viewer may see the event whole (else only its redacted form)."""
     return envelope.visible_to is None or viewer.omniscient or viewer.principal in envelope.visible_to

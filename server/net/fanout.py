@@ -1,9 +1,9 @@
-"""Live fan-out: one store subscription per contest with local viewers, one view per distinct viewer.
+"""Live fan-out: one store subscription per contest with local viewers, one view per sight.
 
 A ``ContestFeed`` tails the contest's stream with ``store.subscribe`` — so appends made by any process
 reach local viewers the same way — folds each record into its own copy of the contest, and at the end of
-every stored batch computes each distinct viewer's view once, diffs it against that viewer's previous
-view, and queues the encoded patch (and notices) on every follower with that view.
+every stored batch computes the view of each sight (``server.engine.views.sight``) once, diffs it against
+that sight's previous view, and queues the encoded patch (with its notices) on every follower of that sight.
 
 Everything that touches the feed's state between two awaits runs without awaiting, so a follower that
 attaches sees each version exactly once: its welcome (and catch-up patch) describe the head at the moment
@@ -25,20 +25,21 @@ from protocol.codec import canonical, decode, document, encode, to_builtins
 from protocol.common import Seat
 from protocol.errors import Refused
 from protocol.events import Envelope
-from protocol.messages import Error, Json, Notice, Patch, TokenRole, Welcome
+from protocol.messages import Error, Json, Notice, NoticeLine, Patch, TokenRole, Welcome
 from protocol.patch import Op, diff, view_hash, view_hash_of
 from server.engine.contest import Contest, apply, fold, needs_history
 from server.engine.ruleset import Ruleset, Viewer
-from server.engine.views import contest_view
+from server.engine.views import Sight, contest_view, may_see, sight
 from server.net.metrics import ServerMetrics
-from server.net.notices import notice_frame
+from server.net.notices import notice_frame, notice_line
 from server.net.settings import Settings
 from server.service import ContestService
 from server.store.port import EventStore, StoreError
 
 log = logging.getLogger(__name__)
 
-ViewerKey = tuple[str, str, frozenset[str]]
+Ring = tuple[bytes, str]
+"""A sight's patch in the resume ring: its ops as JSON, and the hash of the view it leads to."""
 
 RING_OPS = 256
 """A resume from the ring sends the ring's patches as one patch while they hold at most this many ops
@@ -49,12 +50,6 @@ class Follower(Protocol):
     """A connection as the feed sees it: frames are queued without waiting (a slow one drops itself)."""
 
     def send(self, frame: bytes) -> None: ...
-
-    def send_all(self, frames: Sequence[bytes]) -> None: ...
-
-
-def viewer_key(viewer: Viewer) -> ViewerKey:
-    return (viewer.role, viewer.principal, viewer.contestants)
 
 
 def view_doc(ruleset: Ruleset[Any], contest: Contest[Any], viewer: Viewer) -> dict[str, Json]:
@@ -95,12 +90,14 @@ class ContestFeed:
         self._followers: dict[Follower, Viewer] = {}
         self._generations: dict[Follower, int] = {}  # the invitation generation each follower came with
         self._roles: dict[Follower, TokenRole] = {}
-        self._docs: dict[ViewerKey, dict[str, Json]] = {}
-        self._encoded: dict[ViewerKey, bytes] = {}  # each of ``_docs`` in canonical JSON
-        # The resume ring: for the last ``resume_ring`` batches, each viewer's patch (ops, and the hash of the
-        # view it leads to), by the batch's last version; kept also for viewers who left, for as long.
-        self._ring: OrderedDict[int, dict[ViewerKey, tuple[list[Op], str]]] = OrderedDict()
-        self._departed: dict[ViewerKey, tuple[Viewer, int]] = {}  # viewers who left: since which version
+        self._docs: dict[Sight, dict[str, Json]] = {}
+        self._encoded: dict[Sight, bytes] = {}  # each of ``_docs`` in canonical JSON
+        # The resume ring: for the last ``resume_ring`` batches, each sight's patch (its ops encoded, and the
+        # hash of the view it leads to), by the batch's last version; kept also for sights whose viewers left,
+        # for as long. Encoded, the ring is a few bytes objects the garbage collector never walks.
+        self._ring: OrderedDict[int, dict[Sight, Ring]] = OrderedDict()
+        self._sights: dict[Sight, Sight] = {}
+        self._departed: dict[Sight, tuple[Viewer, int]] = {}  # viewers who left: since which version
         self._checkpoints: OrderedDict[int, Contest[Any]] = OrderedDict()  # sparse states to refold resumes from
         self._recent: deque[tuple[Envelope, Any]] = deque(maxlen=4 * settings.resume_ring)
         self._waiters: list[tuple[int, asyncio.Future[None]]] = []
@@ -285,22 +282,26 @@ class ContestFeed:
         batch, self._pending = self._pending, []
         state, previous = self._folding, self._state
         self._revoke(state)
-        groups: dict[ViewerKey, tuple[Viewer, list[Follower]]] = {}
+        groups: dict[Sight, tuple[Viewer, list[Follower]]] = {}
         for follower, viewer in self._followers.items():
-            groups.setdefault(viewer_key(viewer), (viewer, []))[1].append(follower)
+            key = sight(viewer)
+            key = self._sights.setdefault(key, key)  # one key object per sight, shared by the ring's entries
+            groups.setdefault(key, (viewer, []))[1].append(follower)
         for key, (viewer, since) in list(self._departed.items()):
             if key in groups or state.version - since > self._settings.resume_ring:
                 del self._departed[key]  # back, or gone longer than the ring reaches
             else:
                 groups[key] = (viewer, [])  # the ring keeps its patches, for a cheap resume
-        docs: dict[ViewerKey, dict[str, Json]] = {}
-        encoded: dict[ViewerKey, bytes] = {}
-        ring: dict[ViewerKey, tuple[list[Op], str]] = {}
-        patches: dict[tuple[bytes, bytes], tuple[bytes, list[Op], str]] = {}  # who sees the same shares a patch
+        private = any(envelope.visible_to is not None for envelope, _ in batch)
+        docs: dict[Sight, dict[str, Json]] = {}
+        encoded: dict[Sight, bytes] = {}
+        ring: dict[Sight, Ring] = {}
+        patches: dict[tuple[bytes, bytes], tuple[list[Op], Ring]] = {}  # who sees the same shares a patch
+        frames: dict[tuple[bytes, bytes, tuple[NoticeLine, ...]], bytes] = {}
         plain: dict[bytes, dict[str, Json]] = {}  # each distinct new view as a document, made once
         for key, (viewer, followers) in groups.items():
-            # The view's canonical bytes come straight from the view; the document (for the diff and later
-            # welcomes) only once per distinct view, and the diff once per distinct pair of views.
+            # One view per sight, its canonical bytes straight from the view; the document (for the diff and
+            # later welcomes) only once per distinct view, and the diff once per distinct pair of views.
             new_bytes = canonical(contest_view(self._rules, state, viewer))
             old = self._docs.get(key)
             if old is None:
@@ -312,17 +313,29 @@ class ContestFeed:
             shared = patches.get((old_bytes, new_bytes))
             if shared is None:
                 ops = [] if old_bytes == new_bytes else diff(old, new)
-                new_hash = view_hash_of(new_bytes)
-                frame = encode(
-                    Patch(contest=self.contest, from_=previous.version, to=state.version, ops=ops, view_hash=new_hash)
-                )
-                shared = patches[old_bytes, new_bytes] = (frame, ops, new_hash)
-            patch, ops, new_hash = shared
-            ring[key] = (ops, new_hash)
-            if followers:
-                frames = [patch, *self._notices(batch, viewer)]
-                for follower in followers:
-                    follower.send_all(frames)
+                shared = patches[old_bytes, new_bytes] = (ops, (encode(ops), view_hash_of(new_bytes)))
+            ring[key] = shared[1]
+            told: dict[tuple[bool, ...], tuple[NoticeLine, ...]] = {}
+            for follower in followers:
+                # Notices differ within a sight only where the batch holds an event some may not see whole.
+                seen = tuple(may_see(e, self._followers[follower]) for e, _ in batch) if private else ()
+                lines = told.get(seen)
+                if lines is None:
+                    lines = told[seen] = self._lines(batch, self._followers[follower])
+                frame = frames.get((old_bytes, new_bytes, lines))
+                if frame is None:
+                    ops, (_, new_hash) = shared
+                    frame = frames[old_bytes, new_bytes, lines] = encode(
+                        Patch(
+                            contest=self.contest,
+                            from_=previous.version,
+                            to=state.version,
+                            ops=ops,
+                            view_hash=new_hash,
+                            notices=list(lines),
+                        )
+                    )
+                follower.send(frame)
             docs[key] = new
             encoded[key] = new_bytes
         self._docs = docs
@@ -349,11 +362,15 @@ class ContestFeed:
             follower.send(frame)
             self.detach(follower)
 
+    def _lines(self, batch: list[tuple[Envelope, Any]], viewer: Viewer) -> tuple[NoticeLine, ...]:
+        lines = (notice_line(self._rules, before, envelope, viewer) for envelope, before in batch)
+        return tuple(line for line in lines if line is not None)
+
     def _notices(self, batch: list[tuple[Envelope, Any]], viewer: Viewer) -> list[bytes]:
         frames = [notice_frame(self._rules, before, envelope, viewer, self.contest) for envelope, before in batch]
         return [frame for frame in frames if frame is not None]
 
-    def _remember(self, state: Contest[Any], patches: dict[ViewerKey, tuple[list[Op], str]]) -> None:
+    def _remember(self, state: Contest[Any], patches: dict[Sight, Ring]) -> None:
         self._ring[state.version] = patches
         while len(self._ring) > self._settings.resume_ring:
             self._ring.popitem(last=False)
@@ -486,7 +503,7 @@ class ContestFeed:
     def _from_ring(self, viewer: Viewer, after: int) -> tuple[str, list[Op], str] | None:
         """From the ring: the hash of the viewer's view at ``after``, the ops from there to the head (the
         ring's patches in a row) and the head view's hash; None when the ring does not reach."""
-        key = viewer_key(viewer)
+        key = sight(viewer)
         at = self._ring.get(after, {}).get(key)
         if at is None or after > self._state.version:
             return None
@@ -500,7 +517,7 @@ class ContestFeed:
                 return None
             if version == self._state.version:
                 head_hash = patch[1]
-            ops[:0] = patch[0]
+            ops[:0] = decode(patch[0], list[Op])
             if len(ops) > RING_OPS:
                 return None
         return at[1], ops, head_hash
@@ -529,7 +546,7 @@ class ContestFeed:
         )
 
     def _head_doc(self, viewer: Viewer) -> dict[str, Json]:
-        key = viewer_key(viewer)
+        key = sight(viewer)
         head = self._docs.get(key)
         if head is None:
             head = self._docs[key] = view_doc(self._rules, self._state, viewer)
@@ -557,8 +574,8 @@ class ContestFeed:
         viewer = self._followers.pop(follower, None)
         if viewer is None:
             return
-        key = viewer_key(viewer)
-        if key in self._docs and all(viewer_key(v) != key for v in self._followers.values()):
+        key = self._sights.get(sight(viewer), sight(viewer))
+        if key in self._docs and all(sight(v) != key for v in self._followers.values()):
             self._departed[key] = (viewer, self.version)  # the ring keeps its patches a while
         if not self._followers:
             self._on_idle(self)

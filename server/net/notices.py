@@ -10,27 +10,34 @@ from typing import Any
 
 from protocol.codec import encode
 from protocol.events import Envelope
-from protocol.messages import Notice
+from protocol.messages import Notice, NoticeLine
 from server.engine.ruleset import Ruleset, Viewer
 from server.engine.timeline import describe
 from server.engine.views import shown_event
 
 
-def notice_frame(
-    ruleset: Ruleset[Any], rules_before: Any, envelope: Envelope, viewer: Viewer, contest: str
-) -> bytes | None:
-    """The encoded notice of ``envelope`` for ``viewer``, or None when the ruleset hides the event from it."""
+def notice_line(ruleset: Ruleset[Any], rules_before: Any, envelope: Envelope, viewer: Viewer) -> NoticeLine | None:
+    """The notice of ``envelope`` for ``viewer``, or None when the ruleset hides the event from it."""
     event = shown_event(ruleset, rules_before, envelope, viewer)
     if event is None:
         return None
-    kind = str(type(event).__struct_config__.tag)
+    return NoticeLine(
+        version=envelope.version,
+        kind=str(type(event).__struct_config__.tag),
+        actor=envelope.actor.principal,
+        at=envelope.at,
+        text=describe(ruleset, event, envelope.actor.principal),
+    )
+
+
+def notice_frame(
+    ruleset: Ruleset[Any], rules_before: Any, envelope: Envelope, viewer: Viewer, contest: str
+) -> bytes | None:
+    """The encoded ``notice`` message of ``envelope`` for ``viewer`` (outside a live patch), or None when the
+    ruleset hides the event from it."""
+    line = notice_line(ruleset, rules_before, envelope, viewer)
+    if line is None:
+        return None
     return encode(
-        Notice(
-            contest=contest,
-            version=envelope.version,
-            kind=kind,
-            actor=envelope.actor.principal,
-            at=envelope.at,
-            text=describe(ruleset, event, envelope.actor.principal),
-        )
+        Notice(contest=contest, version=line.version, kind=line.kind, actor=line.actor, at=line.at, text=line.text)
     )

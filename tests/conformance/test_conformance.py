@@ -1,9 +1,9 @@
 """Every registered ruleset, played at random from every seat, keeps the engine's laws.
 
 Fold determinism, snapshot + tail = full fold, undo then redo = no change, rewind to v = the state at v,
-every refused command changes nothing, and no viewer receives what it may not see. Each ruleset supplies
-only a strategy module (``tests/conformance/kit.py``). Settings: ``AGON_CONFORMANCE=long`` plays many more
-and longer contests.
+every refused command changes nothing, no viewer receives what it may not see, and viewers of one sight
+see one view. Each ruleset supplies only a strategy module (``tests/conformance/kit.py``). Settings:
+``AGON_CONFORMANCE=long`` plays many more and longer contests.
 """
 
 from __future__ import annotations
@@ -62,7 +62,7 @@ from server.engine.contest import (
     undo_target,
 )
 from server.engine.ruleset import Ruleset, Viewer
-from server.engine.views import viewer_for
+from server.engine.views import sight, viewer_for
 from server.net.fanout import view_doc
 from server.net.notices import notice_frame
 from server.rulesets import RULESETS
@@ -311,9 +311,43 @@ def machine(rules: Ruleset[Any], strategy: Strategy) -> type[RuleBasedStateMachi
                 hidden = secrecy.hidden_in_patch(ops, strategy.hidden(self.d.contest.rules, viewer))
                 assert not hidden, f"{actor} is sent hidden {hidden}"
                 self.docs[actor.principal] = new
+                for twin in same_sight(viewer):
+                    assert view_doc(rules, self.d.contest, twin) == new, f"{twin} and {viewer} see one sight"
 
     Conformance.__name__ = f"Conformance_{rules.name}"
     return Conformance
+
+
+def same_sight(viewer: Viewer) -> list[Viewer]:
+    """Viewers who are someone else but share the viewer's sight (``server.engine.views.sight``): their view
+    must be the same, because the server builds one view per sight. A spectator's twins include a player
+    who controls nobody."""
+    twins = [msgspec.structs.replace(viewer, principal=f"twin-of-{viewer.principal}")]
+    if not viewer.omniscient and not viewer.contestants:
+        twins += [Viewer(principal="nobody", role=role) for role in ("player", "spectator") if role != viewer.role]
+    assert all(sight(twin) == sight(viewer) for twin in twins)
+    return twins
+
+
+def check_states_untracked(rules: Ruleset[Any]) -> None:
+    """The ruleset's own state structs are declared ``gc=False``: a state is an immutable tree, never in a
+    reference cycle, and a server holds thousands of them (the story so far, checkpoints), which the garbage
+    collector would otherwise walk in every full collection. Wire types (``protocol``) are left as they are."""
+    seen: set[type] = set()
+    pending: list[Any] = [msgspec.inspect.type_info(rules.state_type)]
+    while pending:
+        info = pending.pop()
+        if isinstance(info, msgspec.inspect.StructType):
+            if info.cls in seen:
+                continue
+            seen.add(info.cls)
+            if not info.cls.__module__.startswith("protocol."):
+                assert info.cls.__struct_config__.gc is False, f"{info.cls.__qualname__} is tracked by the collector"
+            pending += [field.type for field in info.fields]
+        else:  # a collection, a union, ...: look into the types it is made of
+            for value in (getattr(info, name) for name in info.__struct_fields__):
+                values = value if isinstance(value, tuple) else (value,)
+                pending += [v for v in values if isinstance(v, msgspec.inspect.Type)]
 
 
 def check_types(rules: Ruleset[Any]) -> None:
@@ -331,6 +365,11 @@ def check_types(rules: Ruleset[Any]) -> None:
 @pytest.mark.parametrize("name", sorted(RULESETS))
 def test_every_registered_ruleset_names_its_own_types(name: str) -> None:
     check_types(RULESETS[name])
+
+
+@pytest.mark.parametrize("name", sorted(RULESETS))
+def test_every_registered_ruleset_keeps_its_states_out_of_the_collector(name: str) -> None:
+    check_states_untracked(RULESETS[name])
 
 
 @pytest.mark.parametrize("name", sorted(RULESETS))

@@ -5,6 +5,7 @@ from __future__ import annotations
 import dataclasses
 from typing import Any
 
+import msgspec
 import pytest
 from hypothesis import HealthCheck, Phase, settings
 from hypothesis.stateful import run_state_machine_as_test
@@ -14,7 +15,7 @@ from server.engine.ruleset import Context, Ruleset, Viewer
 from server.rules.herowars.ruleset import HEROWARS
 from server.rules.herowars.view import view
 from tests.conformance.kit import load
-from tests.conformance.test_conformance import check_types, machine
+from tests.conformance.test_conformance import check_states_untracked, check_types, machine
 
 FEW = settings(
     max_examples=100,
@@ -34,6 +35,20 @@ def test_a_view_that_shows_every_rating_to_everyone_fails() -> None:
     leaky = broken(view=lambda state, viewer: view(state, Viewer(viewer.principal, "gm")))
     with pytest.raises(AssertionError, match="sees hidden"):
         run_state_machine_as_test(machine(leaky, load("herowars")), settings=FEW)
+
+
+def test_a_view_that_depends_on_who_the_viewer_is_fails() -> None:
+    personal = broken(view=lambda state, viewer: msgspec.structs.replace(view(state, viewer), prize=viewer.principal))
+    with pytest.raises(AssertionError, match="see one sight"):
+        run_state_machine_as_test(machine(personal, load("herowars")), settings=FEW)
+
+
+def test_a_state_the_collector_tracks_fails() -> None:
+    class Tracked(msgspec.Struct, frozen=True):
+        fighters: dict[str, int]
+
+    with pytest.raises(AssertionError, match="Tracked is tracked by the collector"):
+        check_states_untracked(broken(state_type=Tracked))
 
 
 def test_a_refusal_that_changes_the_state_fails() -> None:

@@ -1,6 +1,6 @@
 """What docs/protocol.md promises about frames, checked on the raw frames of a real `agon serve`: a connection
 that follows nothing receives nothing unprompted (the creator included), the sender's patch comes before its
-ack, a batch's notices come right after its patch, a fresh welcome is followed by the story so far, and
+ack, a live patch carries the notices of its batch, a fresh welcome is followed by the story so far, and
 patches chain without gap or repeat."""
 
 from __future__ import annotations
@@ -45,25 +45,25 @@ async def test_frames_arrive_in_the_documented_order(agon_server: ServerFactory)
         seen = frames(client)
         assert seen[0]["type"] == "welcome"
         version = seen[0]["version"]
-        batch = (version, version)
         for i, frame in enumerate(seen[1:], start=1):
             match frame["type"]:
                 case "patch":
                     assert frame["from"] == version, "patches chain: no gap, no repeat"
-                    batch = (frame["from"], frame["to"])
+                    # a live patch tells its own batch: a line per event, in order, each one of the batch
+                    told = [line["version"] for line in frame.get("notices", [])]
+                    assert told == sorted(told) and all(frame["from"] < v <= frame["to"] for v in told)
+                    assert told, "every batch here holds an event each seat may see"
                     version = frame["to"]
-                case "notice" if batch == (seen[0]["version"], seen[0]["version"]):
+                case "notice":
                     # the story so far: right after a fresh welcome, the notices up to its version
                     assert seen[i - 1]["type"] in ("welcome", "notice")
-                    assert frame["version"] <= batch[1]
-                case "notice":
-                    assert seen[i - 1]["type"] in ("patch", "notice")  # right after their batch's patch
-                    assert batch[0] < frame["version"] <= batch[1]
+                    assert frame["version"] <= seen[0]["version"]
                 case "ack":
                     assert frame["id"] in own and frame["version"] <= version  # its patch came first
         assert {f["id"] for f in seen if f["type"] == "ack"} == own
 
     reveal = next(f for f in frames(ann) if f["type"] == "patch" and f["to"] == revealed.version)
     assert reveal["to"] - reveal["from"] == 2  # the orc's declaration and the reveal: one batch, one patch
+    assert [n["kind"] for n in reveal["notices"]] == ["seal.declared", "seal.revealed"]
     for client in (creator, idle, gm, ann):
         await client.close()

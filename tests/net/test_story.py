@@ -14,7 +14,14 @@ from tests.net.test_server import open_duel
 
 
 def notices(client: AgonClient) -> list[dict[str, object]]:
-    return [json.loads(f) for f in client.frames if '"type":"notice"' in f]
+    """Every notice the client received: notice messages, and the lines live patches carry."""
+    told: list[dict[str, object]] = []
+    for message in map(json.loads, client.frames):
+        if message["type"] == "notice":
+            told.append(message)
+        elif message["type"] == "patch":
+            told.extend(message.get("notices", []))
+    return told
 
 
 async def test_a_late_viewer_of_a_long_log_gets_the_newest_events_and_a_count_of_the_earlier_ones(

@@ -26,7 +26,7 @@ from clients.python.terminal.commands import Spec, Usage, commands_for, help_tex
 from clients.python.terminal.commands import parse as parse_line
 from protocol.messages import Notice
 
-REDRAW_DELAY = 0.05  # seconds after a patch: its notices arrive right behind it
+REDRAW_DELAY = 0.05  # seconds after a patch, so a burst of patches redraws once, below their notices
 
 
 class CommandCompleter(Completer):
@@ -74,7 +74,7 @@ class Terminal:
             self.console.print(Text.assemble((f"v{notice.version} ", "dim"), notice.text))
 
     def on_change(self, mirror: ContestMirror) -> None:
-        """Redraw the view once a batch's notices (which follow its patch) are printed."""
+        """Redraw the view a moment later, below the notices of its batch (and of any batch right behind it)."""
         if mirror.contest == self.table.contest and self._redraw is None:
             self._redraw = asyncio.get_running_loop().call_later(REDRAW_DELAY, self._show_again)
 

@@ -19,7 +19,7 @@ from protocol.rulesets.contingency import (
 from server.rules.contingency import zones as z
 
 
-class Fighter(msgspec.Struct, frozen=True):
+class Fighter(msgspec.Struct, frozen=True, gc=False):
     """A character and what it has done this round."""
 
     id: str
@@ -39,7 +39,7 @@ class Fighter(msgspec.Struct, frozen=True):
     last: str | None = None  # its last resolved action this round (what an Instant action is part of)
 
 
-class Planned(msgspec.Struct, frozen=True):
+class Planned(msgspec.Struct, frozen=True, gc=False):
     """An action of this round: announced (and possibly changed), triggered or instant."""
 
     id: str
@@ -57,7 +57,7 @@ class Planned(msgspec.Struct, frozen=True):
     success: bool | None = None
 
 
-class Rolling(msgspec.Struct, frozen=True):
+class Rolling(msgspec.Struct, frozen=True, gc=False):
     """Dice down, waiting for the player to choose how to take the penalty."""
 
     action: str
@@ -67,7 +67,7 @@ class Rolling(msgspec.Struct, frozen=True):
     penalty: int
 
 
-class ContingencyState(msgspec.Struct, frozen=True):
+class ContingencyState(msgspec.Struct, frozen=True, gc=False):
     mode: IntentMode
     omen_rule: OmenRule
     omen_at: int

@@ -18,7 +18,7 @@ from protocol.rulesets.extended import (
 from server.rules.questworlds.chart import Chart
 
 
-class Fighter(msgspec.Struct, frozen=True):
+class Fighter(msgspec.Struct, frozen=True, gc=False):
     """A contestant as the contest sees it now."""
 
     id: str
@@ -43,7 +43,7 @@ class Fighter(msgspec.Struct, frozen=True):
         return self.ap > 0 and not self.withdrawn
 
 
-class Rolled(msgspec.Struct, frozen=True):
+class Rolled(msgspec.Struct, frozen=True, gc=False):
     """An exchange whose dice are down, waiting for hero points and application."""
 
     number: int
@@ -65,7 +65,7 @@ class Rolled(msgspec.Struct, frozen=True):
     resistance: str | None = None  # an unrelated action's simple contest is against this, not the defender
 
 
-class ExtendedState(msgspec.Struct, frozen=True):
+class ExtendedState(msgspec.Struct, frozen=True, gc=False):
     prize: str
     better_roll: BetterRoll
     players_type_faces: bool

@@ -9,7 +9,7 @@ from protocol.rulesets.herowars import ContestDecided, ExchangeApplied, Intent, 
 from server.rules.questworlds.chart import Chart
 
 
-class Fighter(msgspec.Struct, frozen=True):
+class Fighter(msgspec.Struct, frozen=True, gc=False):
     """A contestant as the contest sees it now."""
 
     id: str
@@ -24,7 +24,7 @@ class Fighter(msgspec.Struct, frozen=True):
     player: bool  # controlled by a player seat, else run by the GM
 
 
-class Rolled(msgspec.Struct, frozen=True):
+class Rolled(msgspec.Struct, frozen=True, gc=False):
     """An exchange whose dice are down, waiting for hero points, application or the GM's word on a tie."""
 
     number: int
@@ -42,7 +42,7 @@ class Rolled(msgspec.Struct, frozen=True):
     waiting: list[str] = []  # whose player must still answer: let it stand, or spend a hero point
 
 
-class HerowarsState(msgspec.Struct, frozen=True):
+class HerowarsState(msgspec.Struct, frozen=True, gc=False):
     prize: str
     cap_3x: bool
     players_type_faces: bool

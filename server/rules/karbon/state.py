@@ -19,20 +19,20 @@ from protocol.rulesets.karbon import (
 SIDES: tuple[Side, Side] = ("agent", "narrator")
 
 
-class Die(msgspec.Struct, frozen=True):
+class Die(msgspec.Struct, frozen=True, gc=False):
     id: str
     sides: int
     place: Place
 
 
-class Waiting(msgspec.Struct, frozen=True):
+class Waiting(msgspec.Struct, frozen=True, gc=False):
     """A payout waiting for its choice: the player's choice first, then (hurt, plans) the narrator's option."""
 
     payout: Payout
     choice: str | None = None
 
 
-class Running(msgspec.Struct, frozen=True):
+class Running(msgspec.Struct, frozen=True, gc=False):
     """The contest being played: its stats, chips, victory track and where its round stands."""
 
     number: int
@@ -54,7 +54,7 @@ class Running(msgspec.Struct, frozen=True):
     waiting: list[Waiting] = []  # payouts whose choices are still to be made, oldest first
 
 
-class KarbonState(msgspec.Struct, frozen=True):
+class KarbonState(msgspec.Struct, frozen=True, gc=False):
     agent: str
     name: str
     full_fortune: int

@@ -32,7 +32,7 @@ class Charted(Protocol):
     def ap_known(self) -> bool: ...
 
 
-class Chart(msgspec.Struct, frozen=True):
+class Chart(msgspec.Struct, frozen=True, gc=False):
     """The chart as the rule state keeps it: one column per field, oldest point first."""
 
     exchange: tuple[int, ...] = ()
@@ -97,11 +97,26 @@ def chart_after(before: S, after: S, *, applied: bool) -> S:
 def chart_for(state: ChartedState, viewer: Viewer) -> ApChart:
     """The chart as ``viewer`` may see it (``null`` where it may not see an AP), with the changes since the
     newest point as a last ``adjusted`` point."""
-    chart = state.chart
-    if _moved_since(chart, state.fighters):
-        chart = _appended(chart, state.fighters, state.exchanges, adjusted=True)
+    chart, exchange, adjusted = _shown(state)
     ap: dict[str, list[int | None]] = {}
     for c, column in chart.ap.items():
         hidden = 0 if viewer.omniscient or viewer.controls(c) else chart.hidden.get(c, 0)
-        ap[c] = [*([None] * hidden), *column[hidden:]]
-    return ApChart(exchange=list(chart.exchange), adjusted=list(chart.adjusted), ap=ap)
+        ap[c] = [*([None] * hidden), *column[hidden:]] if hidden else list(column)
+    return ApChart(exchange=exchange, adjusted=adjusted, ap=ap)
+
+
+_last_shown: list[tuple[ChartedState, tuple[Chart, list[int], list[bool]]]] = []
+
+
+def _shown(state: ChartedState) -> tuple[Chart, list[int], list[bool]]:
+    """The chart with its last ``adjusted`` point, and its shared columns. Every viewer's view of one state
+    asks for the same: it is made once per state (the state is immutable; the lists are only read)."""
+    last = _last_shown[-1] if _last_shown else None  # read once: another thread may replace it
+    if last is not None and last[0] is state:
+        return last[1]
+    chart = state.chart
+    if _moved_since(chart, state.fighters):
+        chart = _appended(chart, state.fighters, state.exchanges, adjusted=True)
+    shown = (chart, list(chart.exchange), list(chart.adjusted))
+    _last_shown[:] = [(state, shown)]
+    return shown

@@ -17,7 +17,7 @@ from protocol.rulesets.scored import (
 )
 
 
-class Member(msgspec.Struct, frozen=True):
+class Member(msgspec.Struct, frozen=True, gc=False):
     """A contestant as the sequence sees it now."""
 
     id: str
@@ -47,7 +47,7 @@ class Member(msgspec.Struct, frozen=True):
         return self.present and self.out is None
 
 
-class Pending(msgspec.Struct, frozen=True):
+class Pending(msgspec.Struct, frozen=True, gc=False):
     """A rolled simple contest waiting for story points, then its resolution."""
 
     kind: ContestKind
@@ -60,13 +60,13 @@ class Pending(msgspec.Struct, frozen=True):
     kept: list[str] = []  # who has let the result stand
 
 
-class Point(msgspec.Struct, frozen=True):
+class Point(msgspec.Struct, frozen=True, gc=False):
     round: int
     kind: ContestKind
     tallies: dict[str, int]
 
 
-class ScoredState(msgspec.Struct, frozen=True):
+class ScoredState(msgspec.Struct, frozen=True, gc=False):
     prize: str
     assist_resistance: str
     players_type_faces: bool
