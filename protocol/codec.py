@@ -22,9 +22,22 @@ def canonical(obj: Any) -> bytes:
     return _canonical.encode(obj)
 
 
+_decoders: dict[Any, msgspec.json.Decoder[Any]] = {}
+
+
+def _decoder(type: Any) -> msgspec.json.Decoder[Any]:
+    """One decoder per type, made on first use: ``msgspec.json.decode`` reads a union or a generic type
+    (``ClientMessage``, ``list[Op]``) again on every call, twenty times the cost of the decoding itself."""
+    decoder = _decoders.get(type)
+    if decoder is None:
+        decoder = _decoders[type] = msgspec.json.Decoder(type, strict=True)
+    return decoder
+
+
 def decode(data: bytes | str, type: type[T]) -> T:
     """Decode and validate; raises msgspec.ValidationError / msgspec.DecodeError on bad input."""
-    return msgspec.json.decode(data, type=type, strict=True)
+    result: T = _decoder(type).decode(data)
+    return result
 
 
 def document(canonical_json: bytes) -> Any:
@@ -50,7 +63,8 @@ def decode_untrusted(data: bytes | str, type: type[T]) -> T:
     from protocol import errors
 
     try:
-        return msgspec.json.decode(data, type=type, strict=True)
+        result: T = _decoder(type).decode(data)
+        return result
     except msgspec.ValidationError as exc:
         text = str(exc)
         top_level_tag = text.startswith("Invalid value") and text.endswith("`$.type`")

@@ -31,7 +31,7 @@ from server.engine.contest import Contest, apply, fold, needs_history
 from server.engine.ruleset import Ruleset, Viewer
 from server.engine.views import Sight, contest_view, may_see, sight
 from server.net.metrics import ServerMetrics
-from server.net.notices import notice_frame, notice_line
+from server.net.notices import Told, notice_frame, notice_line
 from server.net.settings import Settings
 from server.service import ContestService
 from server.store.port import EventStore, StoreError
@@ -299,6 +299,7 @@ class ContestFeed:
         patches: dict[tuple[bytes, bytes], tuple[list[Op], Ring]] = {}  # who sees the same shares a patch
         frames: dict[tuple[bytes, bytes, tuple[NoticeLine, ...]], bytes] = {}
         plain: dict[bytes, dict[str, Json]] = {}  # each distinct new view as a document, made once
+        described: Told = {}  # each event's line, written once for the viewers shown the same event
         for key, (viewer, followers) in groups.items():
             # One view per sight, its canonical bytes straight from the view; the document (for the diff and
             # later welcomes) only once per distinct view, and the diff once per distinct pair of views.
@@ -321,7 +322,7 @@ class ContestFeed:
                 seen = tuple(may_see(e, self._followers[follower]) for e, _ in batch) if private else ()
                 lines = told.get(seen)
                 if lines is None:
-                    lines = told[seen] = self._lines(batch, self._followers[follower])
+                    lines = told[seen] = self._lines(batch, self._followers[follower], described)
                 frame = frames.get((old_bytes, new_bytes, lines))
                 if frame is None:
                     ops, (_, new_hash) = shared
@@ -362,8 +363,8 @@ class ContestFeed:
             follower.send(frame)
             self.detach(follower)
 
-    def _lines(self, batch: list[tuple[Envelope, Any]], viewer: Viewer) -> tuple[NoticeLine, ...]:
-        lines = (notice_line(self._rules, before, envelope, viewer) for envelope, before in batch)
+    def _lines(self, batch: list[tuple[Envelope, Any]], viewer: Viewer, told: Told) -> tuple[NoticeLine, ...]:
+        lines = (notice_line(self._rules, before, envelope, viewer, told) for envelope, before in batch)
         return tuple(line for line in lines if line is not None)
 
     def _notices(self, batch: list[tuple[Envelope, Any]], viewer: Viewer) -> list[bytes]:

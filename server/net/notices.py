@@ -15,19 +15,31 @@ from server.engine.ruleset import Ruleset, Viewer
 from server.engine.timeline import describe
 from server.engine.views import shown_event
 
+Told = dict[int, tuple[Any, NoticeLine]]
+"""Lines already written in one fan-out, by the event shown (kept with it, so its id stays its own)."""
 
-def notice_line(ruleset: Ruleset[Any], rules_before: Any, envelope: Envelope, viewer: Viewer) -> NoticeLine | None:
-    """The notice of ``envelope`` for ``viewer``, or None when the ruleset hides the event from it."""
+
+def notice_line(
+    ruleset: Ruleset[Any], rules_before: Any, envelope: Envelope, viewer: Viewer, told: Told | None = None
+) -> NoticeLine | None:
+    """The notice of ``envelope`` for ``viewer``, or None when the ruleset hides the event from it. With
+    ``told``, an event shown to several viewers as the same object is described once."""
     event = shown_event(ruleset, rules_before, envelope, viewer)
     if event is None:
         return None
-    return NoticeLine(
+    known = told.get(id(event)) if told is not None else None
+    if known is not None and known[0] is event:
+        return known[1]
+    line = NoticeLine(
         version=envelope.version,
         kind=str(type(event).__struct_config__.tag),
         actor=envelope.actor.principal,
         at=envelope.at,
         text=describe(ruleset, event, envelope.actor.principal),
     )
+    if told is not None:
+        told[id(event)] = (event, line)
+    return line
 
 
 def notice_frame(
