@@ -14,7 +14,7 @@ import time
 from collections.abc import Iterator, Sequence
 from pathlib import Path
 
-SECRET = "bench-secret-not-for-production"
+SECRET = "bench-secret-not-for-production-use"  # 32 bytes or more, as agon serve asks
 _TICKS = os.sysconf("SC_CLK_TCK")
 _PAGE = os.sysconf("SC_PAGE_SIZE")
 
