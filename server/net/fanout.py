@@ -575,7 +575,8 @@ class ContestFeed:
         viewer = self._followers.pop(follower, None)
         if viewer is None:
             return
-        key = self._sights.get(sight(viewer), sight(viewer))
+        key = sight(viewer)
+        key = self._sights.get(key, key)
         if key in self._docs and all(sight(v) != key for v in self._followers.values()):
             self._departed[key] = (viewer, self.version)  # the ring keeps its patches a while
         if not self._followers:
