@@ -67,8 +67,10 @@ writer that dies between the two is repaired by its retry."""
 
 _APPEND = """
 -- KEYS[1]: the contest's stream; KEYS[2]: its event-id index (event_id -> version).
--- ARGV[1]: the expected version; then event id, data, hash and prev_hash of each record, in order; last,
--- how many stored records a conflict returns.
+-- ARGV[1]: the expected version; then event id, data, hash and prev_hash of each record, in order; then
+-- how many stored records a conflict returns; last, the command (SPUBLISH or PUBLISH, or '' for none) and the
+-- channel that tell readers the new head, in the same round trip (a failed notification fails nothing:
+-- readers poll).
 -- Returns {'acked', {versions}} when every id is already stored with the same content (nothing written),
 -- {'other', id} when an id is stored with other content, {'duplicate', n} when n but not all ids are
 -- stored, {'conflict', head, records after the expected version} when the stream is not at the expected
@@ -81,7 +83,7 @@ local function field(fields, name)
   return ''
 end
 local expected = tonumber(ARGV[1])
-local count = (#ARGV - 2) / 4
+local count = (#ARGV - 4) / 4
 local stored = {}
 for i = 1, count do
   local version = redis.call('HGET', KEYS[2], ARGV[4 * i - 2])
@@ -104,7 +106,7 @@ local last = redis.call('XREVRANGE', KEYS[1], '+', '-', 'COUNT', 1)
 local head = 0
 if #last > 0 then head = tonumber(string.match(last[1][1], '%-(%d+)$')) end
 if head ~= expected then
-  return {'conflict', head, redis.call('XRANGE', KEYS[1], '0-' .. (expected + 1), '+', 'COUNT', ARGV[#ARGV])}
+  return {'conflict', head, redis.call('XRANGE', KEYS[1], '0-' .. (expected + 1), '+', 'COUNT', ARGV[#ARGV - 2])}
 end
 if #last > 0 then
   local head_hash = field(last[1][2], 'hash')
@@ -116,6 +118,7 @@ for i = 1, count do
     'hash', ARGV[4 * i], 'prev', ARGV[4 * i + 1])
   redis.call('HSET', KEYS[2], ARGV[4 * i - 2], version)
 end
+if ARGV[#ARGV - 1] ~= '' then redis.pcall(ARGV[#ARGV - 1], ARGV[#ARGV], expected + count) end
 return {'appended', expected + count}
 """
 
@@ -248,6 +251,10 @@ class RedisStore:
             self._sharded = major.isdigit() and int(major) >= 7
         return self._sharded
 
+    async def _publishing(self, contest: str) -> list[str]:
+        """The command and channel the append script tells readers the new head with."""
+        return ["SPUBLISH" if await self._sharded_pubsub() else "PUBLISH", _key(contest, "notify")]
+
     async def _notify(self, contest: str, head: int) -> None:
         channel = _key(contest, "notify")
         try:
@@ -263,8 +270,8 @@ class RedisStore:
         args: list[bytes | str | int] = [expected_version]
         for record in records:
             args += [record.event_id, record.data, record.hash, record.prev_hash]
-        args.append(CONFLICT_TAIL)
         async with self._reachable():
+            args += [CONFLICT_TAIL, *await self._publishing(contest)]
             reply: list[Any] = await self._append_script(
                 keys=[_key(contest, "events"), _key(contest, "ids")], args=args
             )
@@ -286,7 +293,8 @@ class RedisStore:
             async with self._reachable():
                 await self._client.sadd(CONTESTS, contest)
             self._listed.add(contest)
-        await self._notify(contest, max(versions))
+        if status == "acked":  # a retry: the first attempt's notification may never have gone out
+            await self._notify(contest, max(versions))
         return versions
 
     async def read(self, contest: str, after: int = 0, limit: int | None = None) -> list[Record]:

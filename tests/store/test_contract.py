@@ -487,6 +487,9 @@ class SilentRedisStore(RedisStore):
     async def _notify(self, contest: str, head: int) -> None:
         return None
 
+    async def _publishing(self, contest: str) -> list[str]:
+        return ["", ""]
+
 
 async def test_redis_subscriber_finds_unnotified_appends_on_its_timer(redis_url: str, contest: str) -> None:
     reading, silent = RedisStore(redis_url), SilentRedisStore(redis_url)
