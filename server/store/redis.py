@@ -66,7 +66,8 @@ keys of one slot); it is updated with SADD right after each append, retried appe
 writer that dies between the two is repaired by its retry."""
 
 _APPEND = """
--- KEYS[1]: the contest's stream; KEYS[2]: its event-id index (event_id -> version).
+-- KEYS[1]: the contest's stream; KEYS[2]: its event-id index (event_id -> version); KEYS[3]: a flag set for
+-- a second after a writer lost a race (a conflict).
 -- ARGV[1]: the expected version; then event id, data, hash and prev_hash of each record, in order; then
 -- how many stored records a conflict returns; last, the command (SPUBLISH or PUBLISH, or '' for none) and the
 -- channel that tell readers the new head, in the same round trip (a failed notification fails nothing:
@@ -75,7 +76,7 @@ _APPEND = """
 -- {'other', id} when an id is stored with other content, {'duplicate', n} when n but not all ids are
 -- stored, {'conflict', head, records after the expected version} when the stream is not at the expected
 -- version, {'forked', head} when its head's hash is not the batch's prev_hash, else appends the batch as
--- versions expected+1.. and returns {'appended', head}.
+-- versions expected+1.. and returns {'appended', head, 1 while another writer lately lost a race, else 0}.
 local function field(fields, name)
   for j = 1, #fields, 2 do
     if fields[j] == name then return fields[j + 1] end
@@ -106,6 +107,7 @@ local last = redis.call('XREVRANGE', KEYS[1], '+', '-', 'COUNT', 1)
 local head = 0
 if #last > 0 then head = tonumber(string.match(last[1][1], '%-(%d+)$')) end
 if head ~= expected then
+  redis.call('SET', KEYS[3], '1', 'PX', 1000)
   return {'conflict', head, redis.call('XRANGE', KEYS[1], '0-' .. (expected + 1), '+', 'COUNT', ARGV[#ARGV - 2])}
 end
 if #last > 0 then
@@ -119,7 +121,7 @@ for i = 1, count do
   redis.call('HSET', KEYS[2], ARGV[4 * i - 2], version)
 end
 if ARGV[#ARGV - 1] ~= '' then redis.pcall(ARGV[#ARGV - 1], ARGV[#ARGV], expected + count) end
-return {'appended', expected + count}
+return {'appended', expected + count, redis.call('EXISTS', KEYS[3])}
 """
 
 _SAVE_SNAPSHOT = """
@@ -273,7 +275,7 @@ class RedisStore:
         async with self._reachable():
             args += [CONFLICT_TAIL, *await self._publishing(contest)]
             reply: list[Any] = await self._append_script(
-                keys=[_key(contest, "events"), _key(contest, "ids")], args=args
+                keys=[_key(contest, "events"), _key(contest, "ids"), _key(contest, "contended")], args=args
             )
         status = reply[0].decode()
         if status == "conflict":
@@ -295,6 +297,12 @@ class RedisStore:
             self._listed.add(contest)
         if status == "acked":  # a retry: the first attempt's notification may never have gone out
             await self._notify(contest, max(versions))
+        elif reply[2]:
+            # Another writer lost a race for this contest a moment ago: wait one round trip before answering,
+            # so that its retry (which already holds what we appended) reaches Redis before our next append.
+            # Without it, a writer appending back to back stays one step ahead and starves the other.
+            async with self._reachable():
+                await self._client.exists(_key(contest, "contended"))
         return versions
 
     async def read(self, contest: str, after: int = 0, limit: int | None = None) -> list[Record]:
