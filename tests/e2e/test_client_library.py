@@ -58,8 +58,14 @@ async def player_bot(table: Extended, log: list[str], killed: asyncio.Event) -> 
                 killed.set()
                 table.client.abort()  # the network fails; the client resumes by itself
         exchange = rules["exchange"]
-        if rules["phase"] == "rolled" and exchange is not None and "aria" in exchange["hero_points_pending"]:
-            if exchange["actor"] == "aria" and exchange["actor_level"] == "Failure":
+        # After every roll Ann answers for Aria: spend a point where one is offered (only where it could change
+        # the result), else let the result stand — also when she holds no point that could (a Critical, say).
+        if rules["phase"] == "rolled" and exchange is not None and "aria" in exchange["answers_pending"]:
+            if (
+                "aria" in exchange["hero_points_pending"]
+                and exchange["actor"] == "aria"
+                and exchange["actor_level"] == "Failure"
+            ):
                 await table.spend_hero_point("aria")
                 log.append("ann spent a hero point")
             else:
