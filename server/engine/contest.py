@@ -84,6 +84,11 @@ class Contest(msgspec.Struct, Generic[S], frozen=True):
             raise HistoryElided(f"contest {self.id} at {self.version}: the history before the snapshot is not loaded")
         return tuple(self.history if self.effective < 0 else self.history[: self.effective])
 
+    @property
+    def held(self) -> int:
+        """How many effective steps ``history`` holds (after the elided ones, if any)."""
+        return len(self.history) if self.effective < 0 else self.effective
+
 
 def command_key(principal: str, command_id: str) -> str:
     return f"{principal}\x1f{command_id}"
@@ -147,10 +152,7 @@ def _checkpoints(steps: Iterable[Step]) -> tuple[int | None, int | None]:
 def _rebuilt(contest: Contest[S], steps: tuple[Step, ...], **changes: Any) -> Contest[S]:
     """The contest with ``steps`` as its effective history (after its elided ones, if any), in containers
     of its own (a new lineage)."""
-    if contest.elided:  # the steps follow elided ones: the checkpoints, tracked as they came, may be among those
-        at, before = contest.checkpoint_at, contest.checkpoint_before
-    else:
-        at, before = _checkpoints(steps)
+    at, before = _checkpoints_of(contest, steps)
     commands, batch_ends = _own_commands(contest)
     return msgspec.structs.replace(
         contest,
@@ -165,12 +167,20 @@ def _rebuilt(contest: Contest[S], steps: tuple[Step, ...], **changes: Any) -> Co
     )
 
 
+def _checkpoints_of(contest: Contest[Any], steps: Iterable[Step]) -> tuple[int | None, int | None]:
+    """The checkpoints of ``contest`` with ``steps`` as its effective history: found among the steps, or, when
+    they follow elided ones, the checkpoints tracked as events came (they may be among those)."""
+    if contest.elided:
+        return contest.checkpoint_at, contest.checkpoint_before
+    return _checkpoints(steps)
+
+
 def restored(contest: Contest[S]) -> Contest[S]:
     """A contest decoded from a snapshot, the first of its lineage (its containers, fresh from the
     decoder, are its own already: nothing is copied)."""
-    count = len(contest.history) if contest.effective < 0 else contest.effective
+    count = contest.held
     history = contest.history if count == len(contest.history) else contest.history[:count]
-    at, before = (contest.checkpoint_at, contest.checkpoint_before) if contest.elided else _checkpoints(history)
+    at, before = _checkpoints_of(contest, history)
     return msgspec.structs.replace(
         contest, history=history, effective=count, checkpoint_at=at, checkpoint_before=before, lineage=[contest.version]
     )
@@ -293,7 +303,7 @@ def fold(ruleset: Ruleset[S], envelopes: Iterable[Envelope], contest: Contest[S]
 
 
 def last_effective(contest: Contest[Any]) -> int:
-    count = len(contest.history) if contest.effective < 0 else contest.effective
+    count = contest.held
     if count:
         return contest.history[count - 1].version
     return contest.elided_last if contest.elided else 1
@@ -326,7 +336,7 @@ def trimmed(contest: Contest[S]) -> Contest[S]:
     """What a snapshot stores: the rule state and the small indexes, with containers holding only this
     contest's part, and none of its effective history (counted in ``elided``: undo, redo and rewind load
     it again from the log, see ``needs_history``)."""
-    count = len(contest.history) if contest.effective < 0 else contest.effective
+    count = contest.held
     commands, batch_ends = _own_commands(contest)
     return msgspec.structs.replace(
         contest,
