@@ -174,7 +174,14 @@ class ContestService:
 
     async def load(self, contest_id: str) -> tuple[Ruleset[Any], Contest[Any]]:
         """The contest as of the store's head: cache or snapshot, plus the tail of the stream."""
-        cached = self._cache.get(contest_id) or await self._from_snapshot(contest_id)
+        cached = self._cache.get(contest_id)
+        if cached is None:
+            stored = await self._from_snapshot(contest_id)
+            if stored is not None:
+                rules, contest, commands = stored
+                cached = (rules, contest)
+                if commands:
+                    self._stored_commands[contest_id] = commands
         after = cached[1].version if cached else 0
         tail = [decode(r.data, Envelope) for r in await self.store.read(contest_id, after=after)]
         if cached is None:
@@ -244,12 +251,7 @@ class ContestService:
 
     async def snapshot(self, contest_id: str) -> Contest[Any] | None:
         """The contest as of its stored snapshot (None without a usable one), without its command index."""
-        pending = self._stored_commands.get(contest_id)
         loaded = await self._from_snapshot(contest_id)
-        if pending is None:
-            self._stored_commands.pop(contest_id, None)
-        else:
-            self._stored_commands[contest_id] = pending
         return None if loaded is None else loaded[1]
 
     async def save_snapshot(self, contest_id: str) -> int:
@@ -269,7 +271,7 @@ class ContestService:
         it, so adding them in place keeps each contest the value it was."""
         stored = self._stored_commands.pop(contest_id, None)
         if stored is not None:
-            for key, version in msgspec.json.decode(stored, type=dict[str, int]).items():
+            for key, version in decode(stored, dict[str, int]).items():
                 contest.commands.setdefault(key, version)
 
     @property
@@ -379,8 +381,8 @@ class ContestService:
         except Exception:  # a snapshot is a cache: losing one changes nothing
             log.exception("snapshot of %s at %d failed", contest_id, contest.version)
 
-    async def _from_snapshot(self, contest_id: str) -> tuple[Ruleset[Any], Contest[Any]] | None:
-        """The contest as of its stored snapshot, its command index in ``_stored_commands`` until needed."""
+    async def _from_snapshot(self, contest_id: str) -> tuple[Ruleset[Any], Contest[Any], msgspec.Raw] | None:
+        """The contest as of its stored snapshot, and its command index still encoded (decoded when needed)."""
         snapshot = await self.store.load_snapshot(contest_id)
         if snapshot is None:
             return None
@@ -395,9 +397,7 @@ class ContestService:
             # The stream does not hold the snapshot's head (it came back behind): the snapshot is of a lost history.
             log.warning("ignoring a snapshot of %s at %d that the stream does not hold", contest_id, snapshot.version)
             return None
-        if blob.commands:
-            self._stored_commands[contest_id] = blob.commands
-        return rules, contest
+        return rules, contest, blob.commands
 
 
 _NEED_HISTORY = (Undo, Redo, Rewind)
