@@ -419,17 +419,18 @@ class ContestFeed:
         the invitation's ``generation`` is no longer the seat's."""
         following = follower in self._followers  # a resync: this follower already has the story
         base: Contest[Any] | None = None
-        if after and self._from_ring(viewer, after) is None:
+        ring = self._from_ring(viewer, after) if after else None
+        if after and ring is None:
             self._attaching += 1
             try:
                 base = await self._base(after, budget or RefoldBudget(self._settings.refold_limit))
             finally:
                 self._attaching -= 1
+            ring = self._from_ring(viewer, after)  # the feed may have reached ``after`` meanwhile
         # From here on nothing awaits: the welcome describes the head the follower is registered at.
         if self._state.generation(viewer.principal) != generation:
             raise Refused(errors.REVOKED, "token: this invitation was re-issued by the GM; ask for the new link")
         seats = self._state.created.seats
-        ring = self._from_ring(viewer, after) if after else None
         if ring is not None and after:
             at_hash, ops, head_hash = ring
             follower.send(
