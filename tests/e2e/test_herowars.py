@@ -10,29 +10,11 @@ from pathlib import Path
 
 from clients.python.client import AgonClient
 from clients.python.mirror import ContestMirror
-from protocol.common import Seat
-from protocol.events import Conclude, CreateContest, Declare
+from protocol.events import Conclude, Declare
 from protocol.messages import Follow
 from protocol.rulesets import herowars as h
 from tests.e2e.conftest import AGON, ServerFactory
-from tests.net.duel import ap
-
-
-def ford() -> CreateContest:
-    return CreateContest(
-        ruleset="herowars",
-        title="At the ford",
-        dice="physical",
-        seats=[Seat("gm", "gm"), Seat("ann", "player", ["erik"]), Seat("bob", "player", ["jonas"])],
-        setup=h.HerowarsSetup(
-            prize="the ford",
-            contestants=[
-                h.Contestant(id="erik", name="Erik", ability="Sword", rating="15", hero_points=1),
-                h.Contestant(id="jonas", name="Jonas", ability="Spear", rating="15"),
-            ],
-            cap_3x=True,
-        ),
-    )
+from tests.net.duel import ap, ford
 
 
 async def everyone_at(clients: Sequence[AgonClient], contest: str, version: int) -> list[ContestMirror]:
@@ -42,7 +24,7 @@ async def everyone_at(clients: Sequence[AgonClient], contest: str, version: int)
 async def test_a_herowars_contest_is_played_to_its_outcome(agon_server: ServerFactory, tmp_path: Path) -> None:
     server = agon_server()
     gm = await AgonClient.connect(server.ws_url)
-    created = await gm.create(ford())
+    created = await gm.create(ford(cap_3x=True))
     contest, invitations = created.contest, created.invitations
     await gm.follow(contest, invitations.gm)
     ann = await AgonClient.connect(server.ws_url, follow=[Follow(contest, invitations.seats["ann"])])

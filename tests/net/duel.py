@@ -7,7 +7,7 @@ from __future__ import annotations
 import typing
 from typing import Any
 
-from protocol.common import DiceMode, Seat
+from protocol.common import DiceMode, HeroPointWindow, Seat
 from protocol.events import (
     CloseDeclarations,
     Command,
@@ -21,6 +21,7 @@ from protocol.events import (
     Undo,
 )
 from protocol.rulesets import extended as x
+from protocol.rulesets import herowars as h
 
 ARIA_WINS: list[int | None] = [2, 15]  # Aria's exchange: Aria succeeds, the Orc fails
 ORC_FAILS: list[int | None] = [15, 2]  # the Orc's exchange: the Orc fails, Aria succeeds
@@ -41,6 +42,33 @@ def duel(dice: DiceMode = "physical", title: str = "Duel at the bridge", contest
             hero_point_window="when_it_matters",
         ),
         seats=[Seat("gm", "gm"), Seat("ann", "player", ["aria"]), Seat("bob", "player", ["orc"])],
+    )
+
+
+def ford(
+    hero_points: int = 1,
+    *,
+    window: HeroPointWindow = "always",
+    cap_3x: bool = False,
+    title: str = "At the ford",
+    contest: str | None = None,
+) -> CreateContest:
+    """A Hero Wars duel: Ann's Erik, holding ``hero_points``, against Bob's Jonas; physical dice."""
+    return CreateContest(
+        ruleset="herowars",
+        title=title,
+        contest=contest,
+        dice="physical",
+        seats=[Seat("gm", "gm"), Seat("ann", "player", ["erik"]), Seat("bob", "player", ["jonas"])],
+        setup=h.HerowarsSetup(
+            prize="the ford",
+            contestants=[
+                h.Contestant(id="erik", name="Erik", ability="Sword", rating="15", hero_points=hero_points),
+                h.Contestant(id="jonas", name="Jonas", ability="Spear", rating="15"),
+            ],
+            cap_3x=cap_3x,
+            hero_point_window=window,
+        ),
     )
 
 

@@ -28,6 +28,7 @@ from server.net.notices import notice_frame
 from server.service import ContestService
 from server.store.memory import MemoryStore
 from tests.engine.table import ANN, BOB, GM, Table, duel
+from tests.net.duel import ford
 
 WATCHER = Actor(SPECTATOR, "spectator")
 
@@ -54,21 +55,8 @@ def pvp(aria_points: int) -> CreateContest:
     return msgspec.structs.replace(request, setup=setup)
 
 
-def herowars_duel(hero_points: int, window: str = "always") -> CreateContest:
-    return CreateContest(
-        ruleset="herowars",
-        contest="duel",
-        dice="physical",
-        seats=[Seat("gm", "gm"), Seat("ann", "player", ["erik"]), Seat("bob", "player", ["jonas"])],
-        setup=h.HerowarsSetup(
-            prize="the ford",
-            contestants=[
-                h.Contestant(id="erik", name="Erik", ability="Sword", rating="15", hero_points=hero_points),
-                h.Contestant(id="jonas", name="Jonas", ability="Spear", rating="15"),
-            ],
-            hero_point_window=window,  # type: ignore[arg-type]
-        ),
-    )
+def herowars_duel(hero_points: int) -> CreateContest:
+    return ford(hero_points, title="", contest="duel")
 
 
 HEROWARS_PLAY: list[tuple[Actor, Any]] = [
