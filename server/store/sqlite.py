@@ -1,9 +1,11 @@
 """The embedded EventStore: one SQLite file (WAL, synchronous=FULL), one writer thread per store.
 
 Every call runs on the store's single worker thread, so the event loop never blocks and this process's
-writes are serialized; ``BEGIN IMMEDIATE`` serializes them against other processes on the same file.
+writes are serialized; SQLite's write lock (each write statement or ``BEGIN IMMEDIATE`` takes it first)
+serializes them against other processes on the same file.
 Appends are committed in groups: those that arrive while a transaction is being committed share the next
-one (one fsync for all of them), each under its own savepoint so a conflict refuses only its own.
+one (one fsync for all of them): one statement inserts their rows and checks what they continue, or, when
+one of them conflicts or is a retry, each is taken under its own savepoint so a conflict refuses only its own.
 Tailing readers are woken in-process after an append; appends made by another process are found by one
 watcher per store, which checks every ``poll`` seconds whether anything was committed and wakes only the
 readers of contests that moved.
@@ -132,24 +134,25 @@ class SqliteStore:
 
     @staticmethod
     def _append_many(conn: sqlite3.Connection, appends: Sequence[_Append]) -> list[list[int] | StoreError]:
-        """Group commit: every append waiting at once, in one transaction and one fsync. Each append has its
-        own savepoint, so a conflicting one changes nothing and the others still commit."""
-        conn.execute("BEGIN IMMEDIATE")
+        """Group commit: the appends waiting at once, in one statement — one transaction, one fsync — per
+        chunk of them. A chunk holding a conflict or a retry changes nothing and is taken again append by
+        append, each under its own savepoint, so a conflicting one changes nothing and the others commit.
+
+        Each statement costs the writer thread the interpreter lock once more, which it waits for while the
+        event loop is busy: a group of plain appends costs one statement, however many appends it holds."""
         out: list[list[int] | StoreError] = []
-        try:
-            for contest, records, expected, _ in appends:
-                conn.execute("SAVEPOINT one")
+        for chunk in _chunks(appends):
+            done = _append_plain(conn, chunk)
+            if done is None:
+                conn.execute("BEGIN IMMEDIATE")
                 try:
-                    out.append(_append_one(conn, contest, records, expected))
-                except (ConflictError, DuplicateError) as refused:
-                    conn.execute("ROLLBACK TO one")
-                    out.append(refused)
-                conn.execute("RELEASE one")
-            conn.execute("COMMIT")
-        except BaseException:
-            if conn.in_transaction:
-                conn.execute("ROLLBACK")
-            raise
+                    done = _append_each(conn, chunk)
+                    conn.execute("COMMIT")
+                except BaseException:
+                    if conn.in_transaction:
+                        conn.execute("ROLLBACK")
+                    raise
+            out.extend(done)
         return out
 
     # --- the port ----------------------------------------------------------------------------------
@@ -358,6 +361,76 @@ def _while_locked(work: Callable[[], object], timeout: float) -> None:
             time.sleep(0.01)
 
 
+_INSERT_INTO = "INSERT INTO events (contest, version, event_id, data, hash, prev_hash)"
+_CHUNK = 150  # rows per statement: 900 parameters at most, within any SQLite's limit
+_Row = tuple[str, int, str, bytes, str, str]
+_Link = tuple[str, int, str]
+
+
+def _chunks(appends: Sequence[_Append]) -> list[list[_Append]]:
+    """The appends in order, in chunks of at most ``_CHUNK`` rows (a bigger append is a chunk alone)."""
+    chunks: list[list[_Append]] = []
+    rows = _CHUNK
+    for append in appends:
+        if rows + len(append[1]) > _CHUNK:
+            chunks.append([])
+            rows = 0
+        chunks[-1].append(append)
+        rows += len(append[1])
+    return chunks
+
+
+def _append_plain(conn: sqlite3.Connection, appends: Sequence[_Append]) -> list[list[int] | StoreError] | None:
+    """The appends in one INSERT statement outside any transaction (so SQLite commits it by itself: one
+    statement, one fsync), or None when it stored nothing because they are not all plain appends.
+
+    A version taken already (a conflict) or an event id stored already (a retry) fails the statement on
+    the table's constraints. What a batch continues is checked in the same statement: its previous version
+    must be stored with the hash the batch chains onto (else the contest is behind it), unless the previous
+    version is the end of an earlier batch of the same contest in the chunk."""
+    rows: list[_Row] = []
+    links: list[_Link] = []
+    ends: dict[str, tuple[int, str]] = {}
+    for contest, records, expected, _ in appends:
+        if len(records) > _CHUNK:
+            return None
+        end = ends.get(contest)
+        if end is not None:
+            if end != (expected, records[0].prev_hash):
+                return None
+        elif expected:
+            links.append((contest, expected, records[0].prev_hash))
+        ends[contest] = (records[-1].version, records[-1].hash)
+        rows.extend((contest, r.version, r.event_id, r.data, r.hash, r.prev_hash) for r in records)
+    sql = f"{_INSERT_INTO} SELECT * FROM (VALUES " + ", ".join(["(?, ?, ?, ?, ?, ?)"] * len(rows)) + ")"
+    if links:
+        sql += (
+            " WHERE (SELECT count(*) FROM (VALUES " + ", ".join(["(?, ?, ?)"] * len(links)) + ") AS link"
+            " JOIN events ON events.contest = link.column1 AND events.version = link.column2"
+            f" WHERE events.hash IN ('', link.column3)) = {len(links)}"  # a head stored without a hash matches
+        )
+    try:
+        inserted = conn.execute(sql, [*(v for row in rows for v in row), *(v for link in links for v in link)]).rowcount
+    except sqlite3.IntegrityError:
+        return None
+    if inserted != len(rows):
+        return None
+    return [[r.version for r in records] for _, records, _, _ in appends]
+
+
+def _append_each(conn: sqlite3.Connection, appends: Sequence[_Append]) -> list[list[int] | StoreError]:
+    out: list[list[int] | StoreError] = []
+    for contest, records, expected, _ in appends:
+        conn.execute("SAVEPOINT one")
+        try:
+            out.append(_append_one(conn, contest, records, expected))
+        except (ConflictError, DuplicateError) as refused:
+            conn.execute("ROLLBACK TO one")
+            out.append(refused)
+        conn.execute("RELEASE one")
+    return out
+
+
 def _append_one(conn: sqlite3.Connection, contest: str, records: Sequence[Record], expected: int) -> list[int]:
     """One append inside the group's transaction: the head read once, the rows inserted; the event ids'
     unique constraint finds a retry (acknowledged only with identical content)."""
@@ -369,7 +442,7 @@ def _append_one(conn: sqlite3.Connection, contest: str, records: Sequence[Record
     if head == expected and chains:
         try:
             conn.executemany(
-                "INSERT INTO events (contest, version, event_id, data, hash, prev_hash) VALUES (?, ?, ?, ?, ?, ?)",
+                f"{_INSERT_INTO} VALUES (?, ?, ?, ?, ?, ?)",
                 [(contest, r.version, r.event_id, r.data, r.hash, r.prev_hash) for r in records],
             )
             return [r.version for r in records]

@@ -76,3 +76,47 @@ async def test_a_conflict_in_a_group_refuses_only_itself(counted: tuple[SqliteSt
     assert await store.read("c") == good
     assert await store.read("a") == first
     assert await store.read("b") == b
+
+
+async def statements(store: SqliteStore) -> list[str]:
+    """Every SQL statement the store's writer runs from now on."""
+    ran: list[str] = []
+    await store._run(lambda conn: conn.set_trace_callback(ran.append))
+    return ran
+
+
+async def test_a_group_of_plain_appends_costs_one_statement_whatever_its_size(
+    counted: tuple[SqliteStore, list[int]],
+) -> None:
+    # Each statement costs the writer thread the interpreter lock again, which it waits for while the event
+    # loop is busy: a group's statements must not grow with the appends in it.
+    store, groups = counted
+    contests = [f"p{i}" for i in range(100)]
+    stored = {c: chain(c, 1, 1) for c in contests}
+    await asyncio.gather(*(store.append(c, stored[c], 0) for c in contests))
+    ran = await statements(store)
+    counts = []
+    for some in (contests, contests[:3]):
+        groups.clear()
+        ran.clear()
+        more = {c: chain(c, len(stored[c]) + 1, 1, prev=stored[c][-1].hash) for c in some}
+        await asyncio.gather(*(store.append(c, more[c], len(stored[c])) for c in some))
+        assert groups == [len(some)]
+        counts.append(len(ran))
+        for c in some:
+            stored[c] += more[c]
+    assert counts == [1, 1]  # one insert that checks what the batches continue, committed by itself
+    for c in contests:
+        assert await store.read(c) == stored[c]
+
+
+async def test_appends_continuing_each_other_in_one_group_all_commit(counted: tuple[SqliteStore, list[int]]) -> None:
+    store, groups = counted
+    ran = await statements(store)
+    first = chain("d", 1, 2)
+    second = chain("d", 3, 1, prev=first[-1].hash)
+    results = await asyncio.gather(store.append("d", first, 0), store.append("d", second, 2))
+    assert results == [[1, 2], [3]]
+    assert groups == [2]
+    assert not any("SAVEPOINT" in statement for statement in ran)  # taken as plain appends
+    assert await store.read("d") == first + second
