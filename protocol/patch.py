@@ -223,6 +223,8 @@ def _diff_list(old: list[Json], new: list[Json], path: str, ops: list[Op]) -> No
     ):
         suffix += 1
     mid_old, mid_new = n_old - prefix - suffix, n_new - prefix - suffix
+    if _slid(old, new, path, ops, prefix, suffix):
+        return
     common = min(mid_old, mid_new)
     for i in range(prefix, prefix + common):
         if i == prefix or not _same(old[i], new[i]):  # the first differs: the prefix stopped there
@@ -233,6 +235,25 @@ def _diff_list(old: list[Json], new: list[Json], path: str, ops: list[Op]) -> No
     else:
         for i in range(prefix + common, prefix + mid_new):
             ops.append(Add(f"{path}/-" if suffix == 0 else f"{path}/{i}", new[i]))
+
+
+_SLIDE = 4
+"""How many elements a list may drop from its front, as a window sliding along, for ``diff`` to notice."""
+
+
+def _slid(old: list[Json], new: list[Json], path: str, ops: list[Op], prefix: int, suffix: int) -> bool:
+    """The ops of a window that slid (the middle dropped a few elements from its front and gained some at its
+    end), when it did: a long chart that keeps its newest points costs two ops a point, not the whole list."""
+    mid_old, mid_new = len(old) - prefix - suffix, len(new) - prefix - suffix
+    for dropped in range(1, min(mid_old - 1, _SLIDE) + 1):
+        kept = mid_old - dropped
+        if kept > mid_new or not _same(old[prefix + dropped : prefix + mid_old], new[prefix : prefix + kept]):
+            continue
+        ops.extend(Remove(f"{path}/{prefix}") for _ in range(dropped))
+        for i in range(prefix + kept, prefix + mid_new):
+            ops.append(Add(f"{path}/-" if suffix == 0 else f"{path}/{i}", new[i]))
+        return True
+    return False
 
 
 # --- apply ---------------------------------------------------------------------------------------------

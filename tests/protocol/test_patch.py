@@ -344,6 +344,18 @@ def test_diff_list_common_cases_are_compact() -> None:
     assert jp.diff(log, [entry, *log]) == [jp.Add("/0", entry)]
 
 
+def test_diff_of_a_window_that_slides_drops_from_the_front_and_adds_at_the_end() -> None:
+    points = list(range(200))  # a chart that keeps its newest 200 points
+    assert jp.diff({"ap": points}, {"ap": [*points[1:], 7]}) == [jp.Remove("/ap/0"), jp.Add("/ap/-", 7)]
+    assert jp.diff(points, [*points[2:], 7, 8]) == [jp.Remove("/0"), jp.Remove("/0"), jp.Add("/-", 7), jp.Add("/-", 8)]
+    # inside a list whose ends stay: the window is the middle
+    framed = ["start", *points, "end"]
+    assert jp.diff(framed, ["start", *points[1:], 7, "end"]) == [jp.Remove("/1"), jp.Add("/200", 7)]
+    for new in ([*points[1:], 7], [*points[2:], 7, 8], ["start", *points[1:], 7, "end"]):
+        old = framed if new[0] == "start" else points
+        assert jp.apply(old, jp.diff(old, new)) == new
+
+
 def test_diff_replaces_a_list_when_that_is_shorter() -> None:
     assert jp.diff({"l": [1, 2, 3]}, {"l": [4, 5, 6]}) == [jp.Replace("/l", [4, 5, 6])]
 
