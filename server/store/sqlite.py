@@ -85,8 +85,11 @@ def _add_hash_columns(conn: sqlite3.Connection) -> None:
     columns = {row[1] for row in conn.execute("PRAGMA table_info(events)")}
     for column in ("hash", "prev_hash"):
         if column not in columns:
-            with contextlib.suppress(sqlite3.OperationalError):  # another opener added it first
+            try:
                 conn.execute(f"ALTER TABLE events ADD COLUMN {column} TEXT NOT NULL DEFAULT ''")
+            except sqlite3.OperationalError as error:
+                if "duplicate column" not in str(error):  # else another opener added it first
+                    raise
 
 
 class SqliteStore:
@@ -109,9 +112,9 @@ class SqliteStore:
     def _db(self) -> sqlite3.Connection:
         if self._conn is None:
             self._path.parent.mkdir(parents=True, exist_ok=True)
-            conn = sqlite3.connect(self._path, timeout=self._busy_timeout, isolation_level=None)
+            # No busy handler: ``_run`` tries again itself, sooner than SQLite's would (see ``_while_locked``).
+            conn = sqlite3.connect(self._path, timeout=0, isolation_level=None)
             try:
-                # Switching to WAL does not wait on the busy handler: retry while another opener holds it.
                 _while_locked(lambda: conn.execute("PRAGMA journal_mode=WAL"), self._busy_timeout)
                 conn.execute("PRAGMA synchronous=FULL")
                 conn.executescript(f"BEGIN IMMEDIATE; {_SCHEMA} COMMIT;")
@@ -127,7 +130,9 @@ class SqliteStore:
             raise UnavailableError("store is closed")
         loop = asyncio.get_running_loop()
         try:
-            return await loop.run_in_executor(self._executor, lambda: work(self._db()))
+            return await loop.run_in_executor(
+                self._executor, lambda: _while_locked(lambda: work(self._db()), self._busy_timeout)
+            )
         except (sqlite3.OperationalError, OSError, RuntimeError) as error:
             # RuntimeError: the executor was shut down by close() before this call was queued.
             raise UnavailableError(f"sqlite {self._path}: {error}") from error
@@ -319,7 +324,8 @@ class SqliteStore:
                     conn.execute(f"DELETE FROM {table} WHERE contest = ?", (contest,))
                 conn.execute("COMMIT")
             except BaseException:
-                conn.execute("ROLLBACK")
+                if conn.in_transaction:
+                    conn.execute("ROLLBACK")
                 raise
 
         await self._run(work)
@@ -349,16 +355,22 @@ class SqliteStore:
         self._executor.shutdown(wait=False)
 
 
-def _while_locked(work: Callable[[], object], timeout: float) -> None:
+def _while_locked(work: Callable[[], _T], timeout: float) -> _T:
+    """``work()``, tried again after a short pause while another connection (another process) holds the lock
+    it needs, for at most ``timeout`` seconds. SQLite's own busy handler sleeps 1, 2, 5, 10, 15 ms and more
+    between tries: two processes appending to one file waited that long for each other's commits, which take
+    a fraction of a millisecond. Every unit of work the store runs is one statement or one transaction, so
+    trying it again repeats nothing (an append that committed comes back as its own retry)."""
     deadline = time.monotonic() + timeout
+    pause = 0.0001
     while True:
         try:
-            work()
-            return
+            return work()
         except sqlite3.OperationalError as error:
             if "locked" not in str(error) or time.monotonic() > deadline:
                 raise
-            time.sleep(0.01)
+            time.sleep(pause)
+            pause = min(2 * pause, 0.002)
 
 
 _INSERT_INTO = "INSERT INTO events (contest, version, event_id, data, hash, prev_hash)"
