@@ -104,7 +104,7 @@ _INDEX = re.compile(r"0|[1-9][0-9]*")
 
 def escape(token: str) -> str:
     """One reference token as it appears in a pointer: ``~`` becomes ``~0``, then ``/`` becomes ``~1``."""
-    return token.replace("~", "~0").replace("/", "~1")
+    return token.replace("~", "~0").replace("/", "~1") if "~" in token or "/" in token else token
 
 
 def unescape(token: str) -> str:
@@ -179,16 +179,12 @@ def diff(old: Json, new: Json) -> list[Op]:
     return ops
 
 
-def _token(key: str) -> str:
-    return key.replace("~", "~0").replace("/", "~1") if "~" in key or "/" in key else key
-
-
 def _changed(old: Json, new: Json, path: str, ops: list[Op]) -> None:
     """The ops for ``old`` and ``new``, which differ (each value is compared once, by its parent)."""
     if isinstance(old, dict) and isinstance(new, dict):
         for key in old:
             if key not in new:
-                ops.append(Remove(f"{path}/{_token(key)}"))
+                ops.append(Remove(f"{path}/{escape(key)}"))
         for key, value in new.items():
             before = old.get(key, _ABSENT)
             if before is value:
@@ -196,11 +192,11 @@ def _changed(old: Json, new: Json, path: str, ops: list[Op]) -> None:
             kind = type(value)
             if kind is type(before) and (kind is str or kind is int or kind is bool):
                 if before != value:  # a scalar member: compared here, without a call
-                    ops.append(Replace(f"{path}/{_token(key)}", value))
+                    ops.append(Replace(f"{path}/{escape(key)}", value))
             elif before is _ABSENT:
-                ops.append(Add(f"{path}/{_token(key)}", value))
+                ops.append(Add(f"{path}/{escape(key)}", value))
             elif not _same(before, value):  # unchanged members cost one comparison, no path
-                _changed(before, value, f"{path}/{_token(key)}", ops)
+                _changed(before, value, f"{path}/{escape(key)}", ops)
     elif isinstance(old, list) and isinstance(new, list):
         local: list[Op] = []
         _diff_list(old, new, path, local)
