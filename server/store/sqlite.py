@@ -19,7 +19,7 @@ import functools
 import logging
 import sqlite3
 import time
-from collections.abc import AsyncIterator, Callable, Sequence
+from collections.abc import AsyncIterator, Callable, Iterator, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import TypeVar
@@ -149,14 +149,8 @@ class SqliteStore:
         for chunk in _chunks(appends):
             done = _append_plain(conn, chunk)
             if done is None:
-                conn.execute("BEGIN IMMEDIATE")
-                try:
+                with _immediate(conn):
                     done = _append_each(conn, chunk)
-                    conn.execute("COMMIT")
-                except BaseException:
-                    if conn.in_transaction:
-                        conn.execute("ROLLBACK")
-                    raise
             out.extend(done)
         return out
 
@@ -318,15 +312,9 @@ class SqliteStore:
 
     async def remove(self, contest: str) -> None:
         def work(conn: sqlite3.Connection) -> None:
-            conn.execute("BEGIN IMMEDIATE")
-            try:
+            with _immediate(conn):
                 for table in ("events", "snapshots", "secrets"):
                     conn.execute(f"DELETE FROM {table} WHERE contest = ?", (contest,))
-                conn.execute("COMMIT")
-            except BaseException:
-                if conn.in_transaction:
-                    conn.execute("ROLLBACK")
-                raise
 
         await self._run(work)
 
@@ -353,6 +341,20 @@ class SqliteStore:
 
         await asyncio.get_running_loop().run_in_executor(self._executor, shut)
         self._executor.shutdown(wait=False)
+
+
+@contextlib.contextmanager
+def _immediate(conn: sqlite3.Connection) -> Iterator[None]:
+    """A write transaction: taken with the write lock first, committed at the end, rolled back on any error
+    (nothing to roll back when taking the lock itself failed)."""
+    conn.execute("BEGIN IMMEDIATE")
+    try:
+        yield
+        conn.execute("COMMIT")
+    except BaseException:
+        if conn.in_transaction:
+            conn.execute("ROLLBACK")
+        raise
 
 
 def _while_locked(work: Callable[[], _T], timeout: float) -> _T:
