@@ -182,20 +182,17 @@ def diff(old: Json, new: Json) -> list[Op]:
 def _changed(old: Json, new: Json, path: str, ops: list[Op]) -> None:
     """The ops for ``old`` and ``new``, which differ (each value is compared once, by its parent)."""
     if isinstance(old, dict) and isinstance(new, dict):
+        if old.keys() == new.keys():
+            _changed_members(old, new, path, ops)
+            return
         for key in old:
             if key not in new:
                 ops.append(Remove(f"{path}/{escape(key)}"))
         for key, value in new.items():
             before = old.get(key, _ABSENT)
-            if before is value:
-                continue
-            kind = type(value)
-            if kind is type(before) and (kind is str or kind is int or kind is bool):
-                if before != value:  # a scalar member: compared here, without a call
-                    ops.append(Replace(f"{path}/{escape(key)}", value))
-            elif before is _ABSENT:
+            if before is _ABSENT:
                 ops.append(Add(f"{path}/{escape(key)}", value))
-            elif not _same(before, value):  # unchanged members cost one comparison, no path
+            elif not _same(before, value):
                 _changed(before, value, f"{path}/{escape(key)}", ops)
     elif isinstance(old, list) and isinstance(new, list):
         local: list[Op] = []
@@ -206,6 +203,25 @@ def _changed(old: Json, new: Json, path: str, ops: list[Op]) -> None:
             ops.extend(local)
     else:
         ops.append(Replace(path, new))
+
+
+def _changed_members(old: dict[str, Json], new: dict[str, Json], path: str, ops: list[Op]) -> None:
+    """The ops for two objects with the same members. Python's equality (in C) tells most unchanged members
+    at once; only a container it calls equal is encoded, to tell apart what it does not (``_same``)."""
+    for key, value in new.items():
+        before = old[key]
+        if before == value:
+            kind = type(value)
+            if kind is type(before):
+                if kind is str or kind is int or kind is bool or value is None:
+                    continue  # the same scalar
+                if (kind is dict or kind is list) and (not value or _encoder.encode(before) == _encoder.encode(value)):
+                    continue  # the same container (empty, or encoded alike)
+            if _same(before, value):
+                continue
+        elif type(value) is float and _same(before, value):
+            continue  # NaN, equal to nothing, not even itself
+        _changed(before, value, f"{path}/{escape(key)}", ops)
 
 
 def _diff_list(old: list[Json], new: list[Json], path: str, ops: list[Op]) -> None:
@@ -219,7 +235,7 @@ def _diff_list(old: list[Json], new: list[Json], path: str, ops: list[Op]) -> No
     ):
         suffix += 1
     mid_old, mid_new = n_old - prefix - suffix, n_new - prefix - suffix
-    if _slid(old, new, path, ops, prefix, suffix):
+    if mid_old > 1 and _slid(old, new, path, ops, prefix, suffix):
         return
     common = min(mid_old, mid_new)
     for i in range(prefix, prefix + common):

@@ -324,7 +324,19 @@ def test_diff_examples() -> None:
 
 @pytest.mark.parametrize(
     ("old", "new"),
-    [(1, True), (True, 1), (1, 1.0), (1.0, 1), (0, False), (0.0, -0.0), ([1], [True]), ({"a": 1}, {"a": 1.0})],
+    [
+        (1, True),
+        (True, 1),
+        (1, 1.0),
+        (1.0, 1),
+        (0, False),
+        (0.0, -0.0),
+        ([1], [True]),
+        ({"a": 1}, {"a": 1.0}),
+        ({"a": [1], "b": 2}, {"a": [True], "b": 2}),
+        ({"a": {"x": 0.0}, "b": "s"}, {"a": {"x": -0.0}, "b": "s"}),
+        ({"a": [], "b": {"x": [0]}}, {"a": [], "b": {"x": [False]}}),
+    ],
 )
 def test_diff_keeps_type_changes(old: Any, new: Any) -> None:
     ops = jp.diff(old, new)
