@@ -131,7 +131,7 @@ class Connection:
         if self._over:
             return
         if self._finished is None:
-            self._finished = asyncio.get_running_loop().create_future()
+            self._finished = self._ws.loop.create_future()
         await asyncio.shield(self._finished)
 
     def send(self, frame: bytes) -> None:
@@ -150,7 +150,7 @@ class Connection:
                     protocol.send_text(frame)
                 if not self._flushing:
                     self._flushing = True
-                    asyncio.get_running_loop().call_soon(self._flush)
+                    self._ws.loop.call_soon(self._flush)
             return
         queue = self._waiting()
         if len(queue) + len(frames) > self._ctx.settings.send_queue:
@@ -168,7 +168,7 @@ class Connection:
         if self._queue is None:
             self._queue = deque()
         if self._writer is None:
-            self._writer = asyncio.get_running_loop().create_task(self._write())
+            self._writer = self._ws.loop.create_task(self._write())
         return self._queue
 
     def _send(self, message: Any) -> None:
@@ -222,7 +222,7 @@ class Connection:
     def _spawn(self, work: Any) -> None:
         if self._tasks is None:
             self._tasks = set()
-        task: asyncio.Task[None] = asyncio.get_running_loop().create_task(work)
+        task: asyncio.Task[None] = self._ws.loop.create_task(work)
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)
 
@@ -253,7 +253,7 @@ class Connection:
         metrics.connections.inc()
         metrics.connections_total.inc()
         self._ctx.connections.add(self)
-        loop = asyncio.get_running_loop()
+        loop = self._ws.loop
         # A timer, not a task: an idle connection should cost little memory.
         no_hello = loop.call_later(self._ctx.settings.hello_timeout, self._expect_hello)
         try:
@@ -408,7 +408,7 @@ class Connection:
         if previous is not None:
             previous.expiry.cancel()
         left = max(0.0, claims.exp - self._ctx.tokens.now())
-        expiry = asyncio.get_running_loop().call_later(left, self._expired, contest, claims)
+        expiry = self._ws.loop.call_later(left, self._expired, contest, claims)
         self._following[contest] = Following(claims, actor, viewer, feed, expiry)
 
     def _expired(self, contest: str, claims: Claims) -> None:

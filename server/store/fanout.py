@@ -72,9 +72,7 @@ async def tail(
             after = max(after, known())
             rung = head() if head is not None else None
             if not first and rung is not None and rung <= after:
-                with contextlib.suppress(TimeoutError):
-                    async with asyncio.timeout(poll):
-                        await wake.wait()
+                await _rung(wake, poll)
                 continue
         first = False
         try:
@@ -87,6 +85,16 @@ async def tail(
             after = record.version
             yield record
         if len(batch) < PAGE and not closed():
-            with contextlib.suppress(TimeoutError):
-                async with asyncio.timeout(poll):
-                    await wake.wait()
+            await _rung(wake, poll)
+
+
+async def _rung(wake: asyncio.Event, poll: float | None) -> None:
+    """Wait for the bell, or at most ``poll`` seconds (with no poll, without a timer: on Python 3.11 each
+    ``asyncio.timeout`` asks for the running loop and the current task, a ``getpid`` system call each, and
+    a reader that follows a busy contest waits once per append)."""
+    if poll is None:
+        await wake.wait()
+        return
+    with contextlib.suppress(TimeoutError):
+        async with asyncio.timeout(poll):
+            await wake.wait()

@@ -100,6 +100,7 @@ class SqliteStore:
         self._executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="agon-sqlite")
         self._conn: sqlite3.Connection | None = None
         self._bell = Bell()
+        self._loop: asyncio.AbstractEventLoop | None = None
         self._closed = False
         self._watched: dict[str, int] = {}  # contest -> tailing readers in this process
         self._heads: dict[str, int] = {}  # the head the watcher last saw of each watched contest
@@ -125,10 +126,18 @@ class SqliteStore:
             self._conn = conn
         return self._conn
 
+    def _event_loop(self) -> asyncio.AbstractEventLoop:
+        """The running event loop, remembered: on Python 3.11 each ``asyncio.get_running_loop()`` costs a
+        ``getpid`` system call (its check for a fork), and appends ask for it under load."""
+        loop = self._loop
+        if loop is None or loop.is_closed():
+            loop = self._loop = asyncio.get_running_loop()
+        return loop
+
     async def _run(self, work: Callable[[sqlite3.Connection], _T]) -> _T:
         if self._closed:
             raise UnavailableError("store is closed")
-        loop = asyncio.get_running_loop()
+        loop = self._event_loop()
         try:
             return await loop.run_in_executor(
                 self._executor, lambda: _while_locked(lambda: work(self._db()), self._busy_timeout)
@@ -160,7 +169,7 @@ class SqliteStore:
         check_batch(records, expected_version)
         if self._closed:
             raise UnavailableError("store is closed")
-        loop = asyncio.get_running_loop()
+        loop = self._event_loop()
         done: asyncio.Future[list[int]] = loop.create_future()
         self._waiting.append((contest, list(records), expected_version, done))
         if self._committer is None or self._committer.done():

@@ -176,6 +176,7 @@ class SlowSocket:
 
     def __init__(self) -> None:
         self.closed_with: tuple[int, str] | None = None
+        self.loop = asyncio.get_running_loop()
 
     async def drain(self) -> None:
         await asyncio.Event().wait()
