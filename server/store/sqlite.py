@@ -18,6 +18,7 @@ import contextlib
 import functools
 import logging
 import sqlite3
+import threading
 import time
 from collections.abc import AsyncIterator, Callable, Iterator, Sequence
 from concurrent.futures import ThreadPoolExecutor
@@ -100,7 +101,7 @@ class SqliteStore:
         self._executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="agon-sqlite")
         self._conn: sqlite3.Connection | None = None
         self._bell = Bell()
-        self._loop: asyncio.AbstractEventLoop | None = None
+        self._loop: tuple[asyncio.AbstractEventLoop, int] | None = None  # the loop appends ran on, and its thread
         self._closed = False
         self._watched: dict[str, int] = {}  # contest -> tailing readers in this process
         self._heads: dict[str, int] = {}  # the head the watcher last saw of each watched contest
@@ -128,10 +129,13 @@ class SqliteStore:
 
     def _event_loop(self) -> asyncio.AbstractEventLoop:
         """The running event loop, remembered: on Python 3.11 each ``asyncio.get_running_loop()`` costs a
-        ``getpid`` system call (its check for a fork), and appends ask for it under load."""
-        loop = self._loop
-        if loop is None or loop.is_closed():
-            loop = self._loop = asyncio.get_running_loop()
+        ``getpid`` system call (its check for a fork), and appends ask for it under load. A loop that is
+        running in this thread is the running loop (a thread runs one loop at a time)."""
+        thread = threading.get_ident()
+        if self._loop is not None and self._loop[1] == thread and self._loop[0].is_running():
+            return self._loop[0]
+        loop = asyncio.get_running_loop()
+        self._loop = (loop, thread)
         return loop
 
     async def _run(self, work: Callable[[sqlite3.Connection], _T]) -> _T:
