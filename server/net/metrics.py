@@ -44,11 +44,14 @@ class Counter(_Family):
     def __init__(self, registry: CollectorRegistry, name: str, help: str, labels: Sequence[str] = ()) -> None:
         super().__init__(registry, name, labels)
         self._metric = prometheus_client.Counter(name, help, self.labels, registry=registry)
+        self._children: dict[tuple[str, ...], prometheus_client.Counter] = {}  # one per label values seen
 
     def inc(self, *labels: str, amount: float = 1.0) -> None:
         if amount < 0:
             raise ValueError("a counter only goes up")
-        child = self._metric.labels(*self._check(labels)) if self.labels else self._metric
+        child = self._children.get(labels) if self.labels else self._metric
+        if child is None:
+            child = self._children[labels] = self._metric.labels(*self._check(labels))
         child.inc(amount)
 
     def value(self, *labels: str) -> float:
