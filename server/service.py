@@ -25,7 +25,7 @@ from protocol import errors
 from protocol.codec import decode, encode
 from protocol.common import Actor
 from protocol.errors import Refused
-from protocol.events import CONTEST_ID_PATTERN, Command, CreateContest, Envelope, Redo, Rewind, Undo
+from protocol.events import CONTEST_ID_PATTERN, Command, CreateContest, Declare, Envelope, Redo, Rewind, Undo
 from protocol.views import ContestView
 from server.engine import handle
 from server.engine.contest import Contest, fold, needs_history, restored, trimmed
@@ -139,7 +139,8 @@ class ContestService:
                     now=now,
                     version=contest.version + 1,
                     dice=Roller(contest.created.dice, await self._seed(contest), contest.version + 1),
-                    salt=self.entropy(16).hex(),
+                    # Only a declaration commits to anything: other commands draw no randomness (a system call).
+                    salt=self.entropy(16).hex() if isinstance(command, Declare) else "",
                 )
                 try:
                     pending = handle.decide(rules, contest, command, ctx)

@@ -4,6 +4,7 @@ audit commands (`agon export`, `agon verify`, `agon replay`) run as real process
 from __future__ import annotations
 
 import asyncio
+import secrets
 import subprocess
 import sys
 import uuid
@@ -248,3 +249,19 @@ async def test_a_command_id_from_before_the_snapshot_is_still_known(store: Event
         again = await cold.execute(contest, ANN, "early", Declare(participant="aria", payload=x.Intent(bid=9)))
         assert again.repeated and again.version == first.version
         assert await store.head(contest) == head
+
+
+async def test_each_declaration_draws_a_fresh_salt_and_other_commands_draw_none() -> None:
+    drawn: list[bytes] = []
+
+    def entropy(size: int) -> bytes:
+        drawn.append(secrets.token_bytes(size))
+        return drawn[-1]
+
+    store = MemoryStore()
+    service = ContestService(store, entropy=entropy)
+    await service.create(GM, request_for("salts"))
+    await play_to_the_end(service, "salts")  # four declarations among eleven commands
+    declared = [msgspec.json.decode(r.data)["event"] for r in await store.read("salts") if b'"seal.declared"' in r.data]
+    assert [d["salt"] for d in declared] == [salt.hex() for salt in drawn]
+    assert len(drawn) == len({d["salt"] for d in declared}) == 4

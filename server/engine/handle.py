@@ -211,6 +211,8 @@ def _declare(ruleset: Ruleset[S], contest: Contest[S], command: Declare, ctx: Co
         raise Refused(errors.FOREIGN, f"payload: {_tag(type(command.payload))} is not a declaration of {ruleset.name}")
     ruleset.check_declaration(contest.rules, command.participant, command.payload, ctx)
     salt = ctx.salt
+    if not salt:
+        raise AssertionError("a declaration needs a fresh salt")
     declared = Declared(
         window=window.id,
         participant=command.participant,

@@ -46,7 +46,7 @@ class Context:
     now: str
     version: int  # the version the decision's first event will get
     dice: Roller
-    salt: str  # fresh random hex for this decision's commitments
+    salt: str  # fresh random hex for a declaration's commitment (empty for other commands)
 
     def controlled_by(self, contestant: str) -> Seat | None:
         """The player seat that controls a contestant; None for one the GM runs."""
