@@ -394,6 +394,11 @@ _Row = tuple[str, int, str, bytes, str, str]
 _Link = tuple[str, int, str]
 
 
+def _row(contest: str, record: Record) -> _Row:
+    """A record as the columns of ``_INSERT_INTO``."""
+    return (contest, record.version, record.event_id, record.data, record.hash, record.prev_hash)
+
+
 def _chunks(appends: Sequence[_Append]) -> list[list[_Append]]:
     """The appends in order, in chunks of at most ``_CHUNK`` rows (a bigger append is a chunk alone)."""
     chunks: list[list[_Append]] = []
@@ -428,7 +433,7 @@ def _append_plain(conn: sqlite3.Connection, appends: Sequence[_Append]) -> list[
         elif expected:
             links.append((contest, expected, records[0].prev_hash))
         ends[contest] = (records[-1].version, records[-1].hash)
-        rows.extend((contest, r.version, r.event_id, r.data, r.hash, r.prev_hash) for r in records)
+        rows.extend(_row(contest, r) for r in records)
     sql = f"{_INSERT_INTO} SELECT * FROM (VALUES " + ", ".join(["(?, ?, ?, ?, ?, ?)"] * len(rows)) + ")"
     if links:
         sql += (
@@ -470,7 +475,7 @@ def _append_one(conn: sqlite3.Connection, contest: str, records: Sequence[Record
         try:
             conn.executemany(
                 f"{_INSERT_INTO} VALUES (?, ?, ?, ?, ?, ?)",
-                [(contest, r.version, r.event_id, r.data, r.hash, r.prev_hash) for r in records],
+                [_row(contest, r) for r in records],
             )
             return [r.version for r in records]
         except sqlite3.IntegrityError:  # an event id is stored already: a retry, or a duplicate
