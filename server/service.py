@@ -60,8 +60,9 @@ class Result:
 class _SnapshotBlob(msgspec.Struct, frozen=True):
     ruleset: str
     contest: msgspec.Raw
-    commands: msgspec.Raw = msgspec.Raw(b"")
-    """The contest's command index, apart: decoded when a command arrives (serving viewers needs none of it)."""
+    commands: msgspec.Raw | None = None
+    """The command index, in snapshots written before they left it out (``trimmed``): decoded when a command
+    arrives (serving viewers needs none of it)."""
 
 
 @dataclass
@@ -128,6 +129,8 @@ class ContestService:
                 rules, contest = cached or await self.load(contest_id)
                 self._with_commands(contest_id, contest)
                 seen = contest.command_version(actor.principal, command_id)
+                if seen is None and contest.indexed_after:
+                    seen = await self._stored_command(contest_id, contest, actor, command_id)
                 if seen is not None:
                     return Result(contest_id, seen, repeated=True)
                 if isinstance(command, _NEED_HISTORY) and contest.elided:
@@ -275,6 +278,23 @@ class ContestService:
             for key, version in decode(stored, dict[str, int]).items():
                 contest.commands.setdefault(key, version)
 
+    async def _stored_command(
+        self, contest_id: str, contest: Contest[Any], actor: Actor, command_id: str
+    ) -> int | None:
+        """The version a command's batch ended at, when it ran before the snapshot ``contest`` was restored
+        from (whose command index leaves it out): its first event found in the store by its id (ids are
+        derived from the command), the batch's end read from there."""
+        first = await self.store.find(contest_id, handle.event_id(actor, command_id, 0))
+        if first is None or first > contest.indexed_after:
+            return None  # never ran, or after the snapshot: the index knows it (or the append will conflict)
+        records = await self.store.read(contest_id, after=first - 1, limit=_BATCH_PAGE)
+        while records:
+            for record in records:
+                if decode(record.data, Envelope).batch_end:
+                    return record.version
+            records = await self.store.read(contest_id, after=records[-1].version, limit=_BATCH_PAGE)
+        return None  # the log ends inside the batch (never: batches are stored whole)
+
     @property
     def cached(self) -> int:
         """How many contests are folded in memory (at most ``cache_size``)."""
@@ -368,22 +388,15 @@ class ContestService:
             task.add_done_callback(self._background.discard)
 
     async def _snapshot(self, contest_id: str, rules: Ruleset[Any], contest: Contest[Any]) -> None:
-        self._with_commands(contest_id, contest)
-        stored = trimmed(contest)
-        blob = encode(
-            _SnapshotBlob(
-                ruleset=rules.name,
-                contest=msgspec.Raw(encode(msgspec.structs.replace(stored, commands={}))),
-                commands=msgspec.Raw(encode(stored.commands)),
-            )
-        )
+        blob = encode(_SnapshotBlob(ruleset=rules.name, contest=msgspec.Raw(encode(trimmed(contest)))))
         try:
             await self.store.save_snapshot(contest_id, Snapshot(version=contest.version, data=blob))
         except Exception:  # a snapshot is a cache: losing one changes nothing
             log.exception("snapshot of %s at %d failed", contest_id, contest.version)
 
-    async def _from_snapshot(self, contest_id: str) -> tuple[Ruleset[Any], Contest[Any], msgspec.Raw] | None:
-        """The contest as of its stored snapshot, and its command index still encoded (decoded when needed)."""
+    async def _from_snapshot(self, contest_id: str) -> tuple[Ruleset[Any], Contest[Any], msgspec.Raw | None] | None:
+        """The contest as of its stored snapshot, and the command index of a snapshot written before they left
+        it out, still encoded (decoded when needed)."""
         snapshot = await self.store.load_snapshot(contest_id)
         if snapshot is None:
             return None
@@ -400,6 +413,9 @@ class ContestService:
             return None
         return rules, contest, blob.commands
 
+
+_BATCH_PAGE = 16
+"""Events read at a time to find where a stored command's batch ends."""
 
 _NEED_HISTORY = (Undo, Redo, Rewind)
 """Commands that change the effective history: deciding and folding them needs it whole."""

@@ -48,14 +48,24 @@ async def clean_log(service: ContestService, contest: str) -> list[Envelope]:
         one.forget(contest)
         _, state = await one.load(contest)
         full = fold(ruleset("extended"), envelopes)
-        # A snapshot holds no history (nor, until a command needs it, the command index): all the rest is the fold's.
+        # A snapshot holds neither the history nor the command index: all the rest is the fold's.
         assert _served(state) == _served(full)
         assert state.elided + state.effective == full.effective
     return envelopes
 
 
 def _served(contest: Contest[Any]) -> Contest[Any]:
-    return msgspec.structs.replace(contest, history=[], effective=0, elided=0, elided_last=0, commands={}, lineage=[])
+    return msgspec.structs.replace(
+        contest,
+        history=[],
+        effective=0,
+        elided=0,
+        elided_last=0,
+        commands={},
+        batch_ends={},
+        indexed_after=0,
+        lineage=[],
+    )
 
 
 async def outcome(work: object) -> object:

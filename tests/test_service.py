@@ -232,14 +232,15 @@ async def test_undo_redo_and_rewind_after_a_snapshot_without_the_history(store: 
 
 
 async def test_a_command_id_from_before_the_snapshot_is_still_known(store: EventStore) -> None:
-    """The command index is stored apart in a snapshot and read when a command arrives: a process started
-    from the snapshot, or from a snapshot that such a process wrote, still answers a repeated command with
-    its first result."""
+    """A snapshot holds no command index: a process started from the snapshot, or from a snapshot that such a
+    process wrote, finds a repeated command's events in the store by their ids and answers with the version
+    its batch ended at, appending nothing."""
     contest = f"index-{uuid.uuid4().hex[:8]}"
     writer = ContestService(store, snapshot_every=0)
     await writer.create(GM, request_for(contest))
     first = await writer.execute(contest, ANN, "early", Declare(participant="aria", payload=x.Intent(bid=2)))
-    await writer.execute(contest, GM, "later", Declare(participant="orc", payload=x.Intent(bid=3)))
+    second = await writer.execute(contest, GM, "later", Declare(participant="orc", payload=x.Intent(bid=3)))
+    assert len(second.envelopes) > 1  # the declaration and its reveal: a batch of several events
     await writer.save_snapshot(contest)
     head = await store.head(contest)
     rewritten = ContestService(store, snapshot_every=0)
@@ -248,7 +249,28 @@ async def test_a_command_id_from_before_the_snapshot_is_still_known(store: Event
         cold = ContestService(store, snapshot_every=0)
         again = await cold.execute(contest, ANN, "early", Declare(participant="aria", payload=x.Intent(bid=9)))
         assert again.repeated and again.version == first.version
+        again = await cold.execute(contest, GM, "later", Declare(participant="orc", payload=x.Intent(bid=1)))
+        assert again.repeated and again.version == second.version == head
         assert await store.head(contest) == head
+
+
+async def test_a_snapshot_does_not_grow_with_the_commands_played() -> None:
+    """Snapshots are written every few events: one of a long contest costs no more than one of a short one
+    (they used to hold every command's id, which made each cost in proportion to the contest's length)."""
+    store = MemoryStore()
+    service = ContestService(store, snapshot_every=0)
+    await service.create(GM, request_for("long"))
+    sizes = []
+    for played in range(1, 601):
+        delta = 1 if played % 2 else -1
+        await service.execute("long", GM, f"adjust-{played}", x.Adjust(contestant="aria", delta=delta, reason="r"))
+        if played in (60, 600):
+            await service.save_snapshot("long")
+            snapshot = await store.load_snapshot("long")
+            assert snapshot is not None
+            sizes.append(len(snapshot.data))
+    short, long = sizes
+    assert long < short + 100, sizes
 
 
 async def test_each_declaration_draws_a_fresh_salt_and_other_commands_draw_none() -> None:

@@ -66,12 +66,14 @@ class Contest(msgspec.Struct, Generic[S], frozen=True):
     batch_ends: dict[int, int] = msgspec.field(default_factory=dict)  # first -> last version of longer batches
     elided: int = 0  # effective steps before ``history`` that are not held (a snapshot stores none of them)
     elided_last: int = 0  # the version of the last of those
+    indexed_after: int = 0  # ``commands`` leaves out the commands up to this version (a snapshot stores none)
 
     def generation(self, seat: str) -> int:
         return self.generations.get(seat, 0)
 
     def command_version(self, principal: str, command_id: str) -> int | None:
-        """The version the command's batch ended at (as far as this contest has folded it), if it ran."""
+        """The version the command's batch ended at (as far as this contest has folded it), if it ran after
+        ``indexed_after`` (the store's event ids tell of older commands)."""
         first = self.commands.get(command_key(principal, command_id))
         if first is None or first > self.version:
             return None
@@ -333,18 +335,19 @@ def rewind_targets(contest: Contest[Any]) -> list[int]:
 
 
 def trimmed(contest: Contest[S]) -> Contest[S]:
-    """What a snapshot stores: the rule state and the small indexes, with containers holding only this
-    contest's part, and none of its effective history (counted in ``elided``: undo, redo and rewind load
-    it again from the log, see ``needs_history``)."""
+    """What a snapshot stores: the rule state and the small indexes, but neither the effective history
+    (counted in ``elided``: undo, redo and rewind load it again from the log, see ``needs_history``) nor the
+    command index (``indexed_after``: the log's event ids tell of the commands that ran before it). Both
+    grow with the contest: storing them made every snapshot cost in proportion to the contest's length."""
     count = contest.held
-    commands, batch_ends = _own_commands(contest)
     return msgspec.structs.replace(
         contest,
         history=[],
         effective=0,
         elided=contest.elided + count,
         elided_last=last_effective(contest) if contest.elided + count else 0,
-        commands=commands,
-        batch_ends=batch_ends,
+        commands={},
+        batch_ends={},
+        indexed_after=contest.version,
         lineage=[contest.version],
     )

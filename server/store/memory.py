@@ -53,6 +53,10 @@ class MemoryStore:
         self._bell.ring(contest, len(self._events[contest]))
         return [r.version for r in records]
 
+    async def find(self, contest: str, event_id: str) -> int | None:
+        self._check_open()
+        return self._ids.get(contest, {}).get(event_id)
+
     async def read(self, contest: str, after: int = 0, limit: int | None = None) -> list[Record]:
         self._check_open()
         events = self._events.get(contest, [])

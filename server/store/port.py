@@ -100,6 +100,10 @@ class EventStore(Protocol):
         """The contest's current version (0 when it has no events)."""
         ...
 
+    async def find(self, contest: str, event_id: str) -> int | None:
+        """The version of the contest's event with this id, if one is stored."""
+        ...
+
     def subscribe(self, contest: str, after: int = 0, known: Callable[[], int] | None = None) -> AsyncIterator[Record]:
         """Every record with version > after, in order, then new ones as they are appended, forever.
 

@@ -319,6 +319,11 @@ class RedisStore:
             last = await self._client.xrevrange(_key(contest, "events"), count=1)
         return _version(last[0][0]) if last else 0
 
+    async def find(self, contest: str, event_id: str) -> int | None:
+        async with self._reachable():
+            version = await self._client.hget(_key(contest, "ids"), event_id)
+        return None if version is None else int(version)
+
     def subscribe(self, contest: str, after: int = 0, known: Callable[[], int] | None = None) -> AsyncIterator[Record]:
         return self._tail(contest, after, known or (lambda: 0))
 

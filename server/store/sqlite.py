@@ -217,6 +217,15 @@ class SqliteStore:
     async def head(self, contest: str) -> int:
         return await self._run(lambda conn: _head(conn, contest))
 
+    async def find(self, contest: str, event_id: str) -> int | None:
+        def work(conn: sqlite3.Connection) -> int | None:
+            row = conn.execute(
+                "SELECT version FROM events WHERE contest = ? AND event_id = ?", (contest, event_id)
+            ).fetchone()
+            return None if row is None else int(row[0])
+
+        return await self._run(work)
+
     def subscribe(self, contest: str, after: int = 0, known: Callable[[], int] | None = None) -> AsyncIterator[Record]:
         records = tail(
             lambda since: self.read(contest, since, PAGE),

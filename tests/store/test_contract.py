@@ -286,6 +286,17 @@ async def test_contests_are_separate_streams(store: EventStore, contest: str) ->
     assert (await store.head(contest), await store.head(other)) == (2, 3)
 
 
+async def test_find_gives_the_version_of_an_event_id_in_its_contest_only(store: EventStore, contest: str) -> None:
+    other = f"{contest}-other"
+    mine, theirs = run(1, 3), run(1, 1)
+    await store.append(contest, mine, 0)
+    await store.append(other, theirs, 0)
+    assert [await store.find(contest, r.event_id) for r in mine] == [1, 2, 3]
+    assert await store.find(contest, theirs[0].event_id) is None
+    assert await store.find(contest, "never-stored") is None
+    assert await store.find(f"{contest}-none", mine[0].event_id) is None
+
+
 # --- concurrency -----------------------------------------------------------------------------------
 
 
