@@ -13,7 +13,7 @@ from protocol.codec import decode
 from protocol.events import Command, Envelope
 from server.bench import drive
 from server.bench.agon import GM, adjust, request, target
-from server.bench.procs import SECRET, agon_serve
+from server.bench.procs import SECRET, agon_serve, cpu_seconds
 from server.bench.report import Table, median, percentile, ratio
 from server.engine.contest import fold
 from server.service import ContestService
@@ -76,16 +76,20 @@ async def _welcome_ms(url: str, hello: bytes) -> float:
         return 1000 * (time.perf_counter() - started)
 
 
-async def _latency_ms(agon: drive.Target, rooms_at: int, commands: int) -> float:
+async def _latency_ms(agon: drive.Target, rooms_at: int, commands: int) -> tuple[float, float]:
+    """(median ms from a command to its last patch, server CPU ms per command): one command at a time, so
+    the CPU also counts the work a command leaves behind (a snapshot every 50 events)."""
     rooms, tasks = await drive.open_rooms(agon, rooms_at)
     try:
         room = rooms[-1]
+        cpu_before = sum(cpu_seconds(pid) for pid in agon.pids)
         for _ in range(commands):
             ack = await drive.send_command(agon, room)
             async with asyncio.timeout(30):
                 await ack
             await drive.settle([room])
-        return 1000 * percentile([s for _, s in room.latencies[2:]], 0.5)
+        cpu_ms = 1000 * (sum(cpu_seconds(pid) for pid in agon.pids) - cpu_before) / commands
+        return 1000 * percentile([s for _, s in room.latencies[2:]], 0.5), cpu_ms
     finally:
         await drive.close_rooms(rooms, tasks)
 
@@ -101,9 +105,11 @@ async def run(work: Path, lengths: list[int], rounds: int) -> Table:
             f"command latency ms at {SHORT} events",
             "command latency ms at length",
             "× short",
+            f"server CPU ms/command at {SHORT} events",
+            "at length",
         ],
     )
-    commands = 10 if lengths[0] < 1000 else 50
+    commands = 10 if lengths[0] < 1000 else 100
     for length in lengths:
         store = f"sqlite:{work / f'long-{length}.sqlite3'}"
         await build(store, "short", SHORT)
@@ -113,6 +119,8 @@ async def run(work: Path, lengths: list[int], rounds: int) -> Table:
         welcomes: list[float] = []
         short_ms: list[float] = []
         long_ms: list[float] = []
+        short_cpu: list[float] = []
+        long_cpu: list[float] = []
         for _ in range(rounds):
             rate, load = await _fold_rate(store, "long")
             rates.append(rate)
@@ -122,8 +130,10 @@ async def run(work: Path, lengths: list[int], rounds: int) -> Table:
                 url = f"ws://127.0.0.1:{server.port}/ws"
                 agon = target([url], ["short", "long"], SECRET, [server.pid])
                 welcomes.append(await _welcome_ms(url, agon.hello(1, 6)))
-                short_ms.append(await _latency_ms(target([url], ["short"], SECRET, [server.pid]), 1, commands))
-                long_ms.append(await _latency_ms(target([url], ["long"], SECRET, [server.pid]), 1, commands))
+                for name, ms, cpu in (("short", short_ms, short_cpu), ("long", long_ms, long_cpu)):
+                    latency, cpu_ms = await _latency_ms(target([url], [name], SECRET, [server.pid]), 1, commands)
+                    ms.append(latency)
+                    cpu.append(cpu_ms)
             finally:
                 server.stop()
         table.add(
@@ -134,10 +144,13 @@ async def run(work: Path, lengths: list[int], rounds: int) -> Table:
             median(short_ms),
             median(long_ms),
             ratio(median(long_ms), median(short_ms)),
+            median(short_cpu),
+            median(long_cpu),
         )
     table.notes.append(
         "Fold: every stored event decoded, then folded from nothing. Cold load: a new service reading the "
         "snapshot and the tail. Welcome: a fresh server process, from connecting to the welcome frame. "
-        "Latency: median over the run, command sent to the last of 7 connections patched."
+        "Latency: median over the run, command sent to the last of 7 connections patched. CPU: the server's, "
+        f"over {commands} commands sent one at a time, so it includes the snapshots taken every 50 events."
     )
     return table
