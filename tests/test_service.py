@@ -18,8 +18,10 @@ from protocol.codec import encode
 from protocol.errors import Refused
 from protocol.events import Conclude, CreateContest, Declare, Redo, Rewind, Undo
 from protocol.rulesets import extended as x
+from server.engine.contest import trimmed
 from server.service import ContestService
 from server.store import EventStore, MemoryStore, open_store
+from server.store.port import Snapshot
 from tests.engine.table import ANN, GM, SPECTATOR, duel
 
 AGON = [sys.executable, "-m", "server.cli"]
@@ -252,6 +254,26 @@ async def test_a_command_id_from_before_the_snapshot_is_still_known(store: Event
         again = await cold.execute(contest, GM, "later", Declare(participant="orc", payload=x.Intent(bid=1)))
         assert again.repeated and again.version == second.version == head
         assert await store.head(contest) == head
+
+
+async def test_a_snapshot_written_with_the_command_index_still_answers_a_repeated_command() -> None:
+    """Snapshots written before the command index was left out hold it beside the contest: a process
+    started from one still knows the commands it lists."""
+    store = MemoryStore()
+    writer = ContestService(store, snapshot_every=0)
+    await writer.create(GM, request_for("old"))
+    first = await writer.execute("old", ANN, "early", Declare(participant="aria", payload=x.Intent(bid=2)))
+    head = await store.head("old")
+    _, contest = await writer.load("old")
+    stored = msgspec.json.decode(encode(trimmed(contest)))
+    del stored["indexed_after"]  # the field those snapshots did not have
+    old_blob = {"ruleset": "extended", "contest": stored, "commands": contest.commands}
+    await store.save_snapshot("old", Snapshot(version=head, data=encode(old_blob)))
+    assert "early" in str(contest.commands) and (await store.load_snapshot("old")) is not None
+    cold = ContestService(store, snapshot_every=0)
+    again = await cold.execute("old", ANN, "early", Declare(participant="aria", payload=x.Intent(bid=9)))
+    assert again.repeated and again.version == first.version
+    assert await store.head("old") == head
 
 
 async def test_a_snapshot_does_not_grow_with_the_commands_played() -> None:
