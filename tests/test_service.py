@@ -269,7 +269,7 @@ async def test_a_snapshot_written_with_the_command_index_still_answers_a_repeate
     del stored["indexed_after"]  # the field those snapshots did not have
     old_blob = {"ruleset": "extended", "contest": stored, "commands": contest.commands}
     await store.save_snapshot("old", Snapshot(version=head, data=encode(old_blob)))
-    assert "early" in str(contest.commands) and (await store.load_snapshot("old")) is not None
+    assert contest.command_version(ANN.principal, "early") == first.version  # the old blob lists it
     cold = ContestService(store, snapshot_every=0)
     again = await cold.execute("old", ANN, "early", Declare(participant="aria", payload=x.Intent(bid=9)))
     assert again.repeated and again.version == first.version
