@@ -12,6 +12,7 @@ import asyncio
 import logging
 import re
 import secrets
+import time
 import uuid
 from collections import OrderedDict
 from collections.abc import Callable, Sequence
@@ -70,6 +71,11 @@ class ContestService:
     store: EventStore
     snapshot_every: int = 50
     max_attempts: int = 12
+    """Conflicts in a row that bring no event from another writer before a command is refused
+    (``store/conflict``)."""
+    busy_for: float = 10.0
+    """Seconds a command keeps deciding again while other processes keep appending to its contest: each
+    conflict that brings their events is progress, however long their run of wins."""
     clock: Callable[[], str] = utc_now
     entropy: Callable[[int], bytes] = secrets.token_bytes
     cache_size: int = 1000
@@ -120,7 +126,8 @@ class ContestService:
             raise Refused(errors.READ_ONLY, "contest: an imported contest can be replayed, never changed")
         async with self._lock(contest_id):
             trust_cache = True
-            for _ in range(self.max_attempts):
+            stalled, deadline = 0, time.monotonic() + self.busy_for
+            while stalled < self.max_attempts and time.monotonic() < deadline:
                 # Decide on the cached state without reading the stream first: if another process appended
                 # meanwhile, the append's expected version conflicts and we reload and decide again.
                 cached = self._cache.get(contest_id) if trust_cache else None
@@ -153,6 +160,7 @@ class ContestService:
                     # Refused on the cached state: another process may have moved the contest on. Refuse
                     # only what the stored contest refuses.
                     trust_cache = False
+                    stalled += 1
                     continue
                 envelopes = handle.envelopes(
                     rules, contest_id, contest.version, contest.head_hash, pending, actor, command_id, now
@@ -162,8 +170,12 @@ class ContestService:
                 except ConflictError as conflict:
                     # Another writer got there first, or the store lost what we hold: catch up and decide
                     # again. The store's refusal carries what the winner appended, so the writer that lost
-                    # is ready again as soon as the winner is, and a busy writer cannot starve it.
+                    # is ready again as soon as the winner is. It can still lose many races in a row (on
+                    # SQLite, the writer that just committed is the likelier to take the lock again): a
+                    # conflict that brought another writer's events is progress, not a failed attempt.
                     await self._catch_up(contest_id, rules, contest, conflict.tail)
+                    caught = self._cache.get(contest_id)
+                    stalled = 0 if caught is not None and caught[1].version > contest.version else stalled + 1
                     trust_cache = True
                     continue
                 if written != [e.version for e in envelopes]:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import asyncio
 import uuid
 from collections import Counter
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Sequence
 from typing import Any
 
 import msgspec
@@ -20,6 +20,7 @@ from server.rulesets import ruleset
 from server.rulesets import ruleset as ruleset_named
 from server.service import ContestService
 from server.store import EventStore, MemoryStore, open_store
+from server.store.port import ConflictError, Record
 from tests.engine.table import ANN, GM, duel
 
 
@@ -128,3 +129,59 @@ async def test_two_writers_sending_one_command_after_another_are_never_turned_aw
     assert len(set(first + second)) == 80
     envelopes = await clean_log(two[0], contest)
     assert sum(1 for e in envelopes if e.command_id.startswith(("a-", "b-"))) == 80
+
+
+class _Outpaced(MemoryStore):
+    """A store shared with another process that wins the next ``races`` races: before each of this
+    process's appends it appends a command of its own (as SQLite's lock lets the writer that just committed
+    commit again while the other one waits)."""
+
+    def __init__(self, races: int) -> None:
+        super().__init__()
+        self.races = races
+        self.rival: ContestService | None = None
+
+    async def append(self, contest: str, records: Sequence[Record], expected_version: int) -> list[int]:
+        rival, self.rival = self.rival, None  # (the rival's own appends go straight in)
+        if rival is not None and self.races > 0:
+            self.races -= 1
+            await rival.execute(
+                contest, GM, f"rival-{self.races}", x.Adjust(contestant="aria", delta=1, reason="rival")
+            )
+        self.rival = rival
+        return await super().append(contest, records, expected_version)
+
+
+async def test_a_writer_that_loses_many_races_in_a_row_to_a_busy_one_still_gets_its_command_in() -> None:
+    store = _Outpaced(races=40)
+    rival, slower = ContestService(store), ContestService(store)
+    contest = await started((rival, slower))
+    store.rival = rival
+    result = await slower.execute(contest, GM, "late", x.Adjust(contestant="aria", delta=1, reason="late"))
+    envelopes = await clean_log(rival, contest)
+    assert store.races == 0  # the rival won every race it ran
+    assert [e.command_id for e in envelopes][-1] == "late"
+    assert result.version == envelopes[-1].version
+
+
+class _Stuck(MemoryStore):
+    """A store that, once ``stuck``, refuses every append as a conflict with nothing new to catch up on."""
+
+    stuck = False
+
+    async def append(self, contest: str, records: Sequence[Record], expected_version: int) -> list[int]:
+        if self.stuck:
+            raise ConflictError(f"{contest}: stuck")
+        return await super().append(contest, records, expected_version)
+
+
+async def test_a_conflict_that_brings_nothing_new_is_refused_after_a_few_attempts() -> None:
+    store = _Stuck()
+    service = ContestService(store)
+    contest = await started((service, service))
+    store.stuck = True
+    with pytest.raises(Refused) as caught:
+        await service.execute(contest, GM, "stuck", x.Adjust(contestant="aria", delta=1, reason="stuck"))
+    assert caught.value.code == "store/conflict"
+    store.stuck = False
+    assert "stuck" not in {e.command_id for e in await service.events(contest)}
