@@ -173,9 +173,8 @@ class ContestService:
                     # is ready again as soon as the winner is. It can still lose many races in a row (on
                     # SQLite, the writer that just committed is the likelier to take the lock again): a
                     # conflict that brought another writer's events is progress, not a failed attempt.
-                    await self._catch_up(contest_id, rules, contest, conflict.tail)
-                    caught = self._cache.get(contest_id)
-                    stalled = 0 if caught is not None and caught[1].version > contest.version else stalled + 1
+                    caught = await self._catch_up(contest_id, rules, contest, conflict.tail)
+                    stalled = 0 if caught is not None and caught.version > contest.version else stalled + 1
                     trust_cache = True
                     continue
                 if written != [e.version for e in envelopes]:
@@ -326,23 +325,24 @@ class ContestService:
 
     async def _catch_up(
         self, contest_id: str, rules: Ruleset[Any], contest: Contest[Any], tail: Sequence[Record]
-    ) -> None:
+    ) -> Contest[Any] | None:
         """Fold what other writers appended after ``contest`` into the cache: ``tail`` (from the refusal)
         when it chains onto ``contest``, else what one read of the stream brings, which also checks that the
-        stream still holds ``contest``'s head; when it does not, report the loss and drop the cache."""
+        stream still holds ``contest``'s head; when it does not, report the loss and drop the cache. The
+        contest caught up, or None when the cache was dropped."""
         self.forget(contest_id)
         if contest.version <= 0:
-            return
+            return None
         if not (tail and tail[0].version == contest.version + 1 and tail[0].prev_hash == contest.head_hash):
             records = await self.store.read(contest_id, after=contest.version - 1)
             if not _holds(records, contest.head_hash):
                 await self._report_lost(contest_id, contest.version)
-                return
+                return None
             tail = records[1:]
         envelopes = [decode(r.data, Envelope) for r in tail]
-        self._keep(
-            contest_id, (rules, await self._folded(contest_id, rules, contest, envelopes) if envelopes else contest)
-        )
+        caught = await self._folded(contest_id, rules, contest, envelopes) if envelopes else contest
+        self._keep(contest_id, (rules, caught))
+        return caught
 
     async def check_lost(self, contest_id: str, version: int, head_hash: str) -> bool:
         """Whether the stream no longer holds ``version`` with ``head_hash`` — events this process saw
