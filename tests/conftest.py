@@ -1,4 +1,5 @@
-"""Shared fixtures: a real, throwaway redis-server for every test that needs Redis."""
+"""Shared fixtures: a real, throwaway redis-server for every test that needs Redis; and Hypothesis without
+time limits (a busy CI machine makes examples slow, not wrong)."""
 
 from __future__ import annotations
 
@@ -10,6 +11,12 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from hypothesis import HealthCheck, settings
+
+# Every property test, unless it says otherwise: no deadline per example and no complaint about slow data
+# generation, both of which measure the machine rather than the code.
+settings.register_profile("agon", deadline=None, suppress_health_check=[HealthCheck.too_slow])
+settings.load_profile("agon")
 
 
 def _free_port() -> int:
