@@ -6,7 +6,7 @@ import contextlib
 from typing import Any
 
 import msgspec
-from hypothesis import HealthCheck, given, settings
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from protocol.codec import encode
@@ -72,7 +72,7 @@ def contests(draw: st.DrawFn, with_control: bool = True, dice: str = "physical")
     return play(draw, dice, draw(st.integers(0, 40)), with_control)
 
 
-FAST = settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+FAST = settings(max_examples=60)
 
 
 @FAST
@@ -129,7 +129,7 @@ def _changed(contest: Contest[Any], contestant: str) -> bool:
     return False
 
 
-@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=40)
 @given(contests(dice="server"), st.data())
 def test_no_view_shows_a_sealed_payload_a_hidden_ap_or_the_seed(table: Table, data: st.DataObject) -> None:
     k = data.draw(st.integers(1, len(table.log)))
