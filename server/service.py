@@ -34,7 +34,7 @@ from server.engine.dice import Roller, seed_hash
 from server.engine.ruleset import Context, Ruleset
 from server.engine.views import contest_view, viewer_for
 from server.rulesets import ruleset as ruleset_named
-from server.store.port import ConflictError, EventStore, Record, Snapshot
+from server.store.port import ConflictError, DuplicateError, EventStore, Record, Snapshot
 
 log = logging.getLogger(__name__)
 
@@ -136,11 +136,14 @@ class ContestService:
                 rules, contest = cached or await self.load(contest_id)
                 self._with_commands(contest_id, contest)
                 seen = contest.command_version(actor.principal, command_id)
-                if seen is None and contest.indexed_after:
-                    seen = await self._stored_command(contest_id, contest, actor, command_id)
                 if seen is not None:
                     return Result(contest_id, seen, repeated=True)
+                # A command from before the snapshot the contest was restored from is not in its index: the
+                # store is asked only when deciding or appending fails (a repeat's event ids are stored), not
+                # for every command; and before the history is loaded again for an undo, redo or rewind.
                 if isinstance(command, _NEED_HISTORY) and contest.elided:
+                    if (repeat := await self._repeat(contest_id, contest, actor, command_id)) is not None:
+                        return repeat
                     contest = await self.with_history(contest_id, rules, contest)
                 now = self.clock()
                 ctx = Context(
@@ -156,6 +159,8 @@ class ContestService:
                     pending = handle.decide(rules, contest, command, ctx)
                 except Refused:
                     if cached is None:
+                        if (repeat := await self._repeat(contest_id, contest, actor, command_id)) is not None:
+                            return repeat
                         raise
                     # Refused on the cached state: another process may have moved the contest on. Refuse
                     # only what the stored contest refuses.
@@ -167,14 +172,24 @@ class ContestService:
                 )
                 try:
                     written = await self.store.append(contest_id, _records(envelopes), contest.version)
+                except DuplicateError:
+                    if (repeat := await self._repeat(contest_id, contest, actor, command_id)) is not None:
+                        return repeat
+                    raise
                 except ConflictError as conflict:
                     # Another writer got there first, or the store lost what we hold: catch up and decide
                     # again. The store's refusal carries what the winner appended, so the writer that lost
                     # is ready again as soon as the winner is. It can still lose many races in a row (on
                     # SQLite, the writer that just committed is the likelier to take the lock again): a
-                    # conflict that brought another writer's events is progress, not a failed attempt.
+                    # conflict that brought another writer's events is progress, not a failed attempt. One
+                    # that brought nothing may be a repeat's event ids, stored with other content.
                     caught = await self._catch_up(contest_id, rules, contest, conflict.tail)
-                    stalled = 0 if caught is not None and caught.version > contest.version else stalled + 1
+                    if caught is not None and caught.version > contest.version:
+                        stalled = 0
+                    elif (repeat := await self._repeat(contest_id, contest, actor, command_id)) is not None:
+                        return repeat
+                    else:
+                        stalled += 1
                     trust_cache = True
                     continue
                 if written != [e.version for e in envelopes]:
@@ -289,12 +304,12 @@ class ContestService:
             for key, version in decode(stored, dict[str, int]).items():
                 contest.commands.setdefault(key, version)
 
-    async def _stored_command(
-        self, contest_id: str, contest: Contest[Any], actor: Actor, command_id: str
-    ) -> int | None:
-        """The version a command's batch ended at, when it ran before the snapshot ``contest`` was restored
-        from (whose command index leaves it out): its first event found in the store by its id (ids are
-        derived from the command), the batch's end read from there."""
+    async def _repeat(self, contest_id: str, contest: Contest[Any], actor: Actor, command_id: str) -> Result | None:
+        """The first result of a command that ran before the snapshot ``contest`` was restored from (whose
+        command index leaves it out): its first event found in the store by its id (ids are derived from the
+        command), the batch's end read from there. None for a contest restored from no snapshot."""
+        if not contest.indexed_after:
+            return None
         first = await self.store.find(contest_id, handle.event_id(actor, command_id, 0))
         if first is None or first > contest.indexed_after:
             return None  # never ran, or after the snapshot: the index knows it (or the append will conflict)
@@ -302,7 +317,7 @@ class ContestService:
         while records:
             for record in records:
                 if decode(record.data, Envelope).batch_end:
-                    return record.version
+                    return Result(contest_id, record.version, repeated=True)
             records = await self.store.read(contest_id, after=records[-1].version, limit=_BATCH_PAGE)
         return None  # the log ends inside the batch (never: batches are stored whole)
 

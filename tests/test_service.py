@@ -256,6 +256,35 @@ async def test_a_command_id_from_before_the_snapshot_is_still_known(store: Event
         assert await store.head(contest) == head
 
 
+async def test_a_repeat_from_before_the_snapshot_that_would_now_be_accepted_appends_nothing(
+    store: EventStore,
+) -> None:
+    """Repeats the contest, restored from a snapshot, would accept again are still answered with their first
+    result: an adjustment (decided again to a batch as long as the first), a declaration that would now
+    complete the window (a longer batch: it and the reveal), and an undo (whose history is elided)."""
+    contest = f"again-{uuid.uuid4().hex[:8]}"
+    writer = ContestService(store, snapshot_every=0)
+    await writer.create(GM, request_for(contest))
+    adjust = x.Adjust(contestant="aria", delta=1, reason="r")
+    adjusted = await writer.execute(contest, GM, "adjust", adjust)
+    declared = await writer.execute(contest, ANN, "early", Declare(participant="aria", payload=x.Intent(bid=2)))
+    assert len(declared.envelopes) == 1  # the orc has not declared: no reveal yet
+    undone = await writer.execute(contest, GM, "undo", Undo())
+    await writer.execute(contest, GM, "orc", Declare(participant="orc", payload=x.Intent(bid=3)))
+    await writer.save_snapshot(contest)
+    head = await store.head(contest)
+    repeats = [
+        (GM, "adjust", adjust, adjusted.version),
+        (ANN, "early", Declare(participant="aria", payload=x.Intent(bid=9)), declared.version),
+        (GM, "undo", Undo(), undone.version),
+    ]
+    for actor, command_id, command, version in repeats:
+        cold = ContestService(store, snapshot_every=0)
+        again = await cold.execute(contest, actor, command_id, command)
+        assert again.repeated and again.version == version, command_id
+        assert await store.head(contest) == head
+
+
 async def test_a_snapshot_written_with_the_command_index_still_answers_a_repeated_command() -> None:
     """Snapshots written before the command index was left out hold it beside the contest: a process
     started from one still knows the commands it lists."""
