@@ -1,4 +1,5 @@
-"""JSON Patch (RFC 6902) over JSON Pointers (RFC 6901): the ops, a diff, an apply and a view hash.
+"""JSON Patch (RFC 6902) over JSON Pointers (RFC 6901): a diff, an apply and a view hash (and the ops, from
+``protocol.ops``). Installed, this module runs compiled by mypyc (setup.py).
 
 Documents are plain JSON values: dicts with string keys, lists, strings, ints, floats, bools and None.
 ``diff`` is type-strict (``True``, ``1`` and ``1.0`` are three different values), so a patch never
@@ -13,11 +14,12 @@ import hashlib
 import math
 import re
 from collections.abc import Iterable
-from typing import Any, TypeAlias, assert_never
+from typing import Any, assert_never
 
 import msgspec
 
 from protocol.codec import canonical
+from protocol.ops import Add, Copy, Json, Move, Op, Remove, Replace, Test
 
 __all__ = [
     "Add",
@@ -38,53 +40,6 @@ __all__ = [
     "view_hash",
     "view_hash_of",
 ]
-
-Json: TypeAlias = Any
-"""A plain JSON value: dict[str, Json] | list[Json] | str | int | float | bool | None."""
-
-
-class Add(msgspec.Struct, frozen=True, forbid_unknown_fields=True, tag_field="op", tag="add"):
-    """Insert ``value`` at ``path``: a new object member, an array element (``-`` appends), or the root."""
-
-    path: str
-    value: Json
-
-
-class Remove(msgspec.Struct, frozen=True, forbid_unknown_fields=True, tag_field="op", tag="remove"):
-    """Remove the existing value at ``path``."""
-
-    path: str
-
-
-class Replace(msgspec.Struct, frozen=True, forbid_unknown_fields=True, tag_field="op", tag="replace"):
-    """Replace the existing value at ``path`` with ``value``."""
-
-    path: str
-    value: Json
-
-
-class Move(msgspec.Struct, frozen=True, forbid_unknown_fields=True, tag_field="op", tag="move"):
-    """Remove the value at ``from`` and add it at ``path``."""
-
-    from_: str = msgspec.field(name="from")
-    path: str = msgspec.field()
-
-
-class Copy(msgspec.Struct, frozen=True, forbid_unknown_fields=True, tag_field="op", tag="copy"):
-    """Add a copy of the value at ``from`` at ``path``."""
-
-    from_: str = msgspec.field(name="from")
-    path: str = msgspec.field()
-
-
-class Test(msgspec.Struct, frozen=True, forbid_unknown_fields=True, tag_field="op", tag="test"):
-    """Fail the whole patch unless the value at ``path`` equals ``value``."""
-
-    path: str
-    value: Json
-
-
-Op: TypeAlias = Add | Remove | Replace | Move | Copy | Test
 
 
 class PatchError(ValueError):

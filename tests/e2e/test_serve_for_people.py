@@ -50,10 +50,10 @@ async def test_a_websocket_on_the_root_is_pointed_to_ws(agon_server: ServerFacto
 
 def copy_of_the_project(target: Path) -> Path:
     target.mkdir()
-    for name in ("pyproject.toml", "README.md", "deploy", "server", "protocol", "clients"):
+    for name in ("pyproject.toml", "setup.py", "README.md", "deploy", "server", "protocol", "clients"):
         source = ROOT / name
         if source.is_dir():
-            shutil.copytree(source, target / name, ignore=shutil.ignore_patterns("node_modules", "__pycache__"))
+            shutil.copytree(source, target / name, ignore=shutil.ignore_patterns("node_modules", "__pycache__", "*.so"))
         else:
             shutil.copy2(source, target / name)
     return target
@@ -84,3 +84,4 @@ def test_deploy_serve_recovers_from_an_interrupted_first_run(tmp_path: Path) -> 
     assert "is incomplete" in output and "Traceback" not in output
     assert f"agon: store sqlite:{project / 'agon-data' / 'agon.sqlite3'} (0 contests)" in output
     assert (project / ".venv" / "bin" / "agon").exists()
+    assert list((project / "protocol").glob("patch.*.so")), "the first run compiles protocol/patch.py (setup.py)"
