@@ -6,7 +6,9 @@ Keys of one contest share the hash tag ``{<contest>}`` so they live on one Redis
 - ``agon:{c}:ids``     hash event_id -> version (idempotency index)
 - ``agon:{c}:snapshot`` hash with ``version`` and ``data`` (the newest snapshot only)
 - ``agon:{c}:secret:<name>`` string
-- ``agon:{c}:notify``  channel carrying the new head version after each append
+- ``agon:{c}:notify``  channel carrying the new head version after each append that another store listens to
+- ``agon:{c}:listeners`` sorted set of the stores whose tails listen to the contest, each scored with the time
+  (Redis's clock, ms) its listing expires unless renewed
 - ``agon:index:<name>`` set of members of a named index (e.g. the contests of one owner)
 
 Against a Redis Cluster (spec ``redis-cluster://HOST:PORT[,HOST:PORT...]``, any of its nodes) the same
@@ -19,14 +21,22 @@ slots again and listens on the new owner.
 Pub/sub is at-most-once, so a notification only says "read now": tailing readers always read the stream
 itself, on start, on any notification newer than what they have, after every reconnect, and every
 ``poll`` seconds. They can therefore be late, but never skip or repeat a version.
+
+An append is published only when a store other than the appending one lists itself as listening: a store's
+own appends reach its own readers without Redis (they are published from the append), and reading back a
+notification nobody needs costs a process as much as a sixth of a command. A tail lists itself after its
+subscription is confirmed and before it first reads, and the script checks the listing in the same atomic step
+as the append, so an append it does not publish is already in the stream when that reader reads.
 """
 
 from __future__ import annotations
 
 import asyncio
+import collections
 import contextlib
 import functools
 import logging
+import uuid
 from collections.abc import AsyncIterator, Callable, Iterator, Sequence
 from typing import Any
 from urllib.parse import urlsplit
@@ -60,6 +70,11 @@ DROPPED = frozenset({"sunsubscribe", "unsubscribe"})
 """Pub/sub messages saying the subscription ended. A reader never unsubscribes (it closes), so these come
 from the server: a master that gives up a slot drops the sharded subscribers of its channels."""
 
+LISTING = 30.0
+"""For how many seconds (at least; three poll intervals if longer) a tail's listing lasts unless renewed: a
+store that stops without unlisting its tails is published to until then. A tail renews its listing after a
+third of that time, at its next wake-up (it wakes at least every poll interval)."""
+
 CONTESTS = "agon:contests"
 """Set of contest ids. Outside any hash tag, so it cannot join the Lua append (which must only touch
 keys of one slot); it is updated with SADD right after each append, retried appends included, so a
@@ -68,10 +83,11 @@ writer that dies between the two is repaired by its retry."""
 _APPEND = """
 -- KEYS[1]: the contest's stream; KEYS[2]: its event-id index (event_id -> version); KEYS[3]: a flag set for
 -- a second after a writer lost a race (a conflict).
+-- KEYS[4]: the contest's listener set (store -> when its listing expires, in ms of the server's clock).
 -- ARGV[1]: the expected version; then event id, data, hash and prev_hash of each record, in order; then
--- how many stored records a conflict returns; last, the command (SPUBLISH or PUBLISH, or '' for none) and the
--- channel that tell readers the new head, in the same round trip (a failed notification fails nothing:
--- readers poll).
+-- how many stored records a conflict returns; then the appending store's name; last, the command (SPUBLISH or
+-- PUBLISH, or '' for none) and the channel that tell readers the new head, in the same round trip, sent only
+-- when a store other than the appending one is listed (a failed notification fails nothing: readers poll).
 -- Returns {'acked', {versions}} when every id is already stored with the same content (nothing written),
 -- {'other', id} when an id is stored with other content, {'duplicate', n} when n but not all ids are
 -- stored, {'conflict', head, records after the expected version} when the stream is not at the expected
@@ -84,7 +100,7 @@ local function field(fields, name)
   return ''
 end
 local expected = tonumber(ARGV[1])
-local count = (#ARGV - 4) / 4
+local count = (#ARGV - 5) / 4
 local stored = {}
 for i = 1, count do
   local version = redis.call('HGET', KEYS[2], ARGV[4 * i - 2])
@@ -108,7 +124,7 @@ local head = 0
 if #last > 0 then head = tonumber(string.match(last[1][1], '%-(%d+)$')) end
 if head ~= expected then
   redis.call('SET', KEYS[3], '1', 'PX', 1000)
-  return {'conflict', head, redis.call('XRANGE', KEYS[1], '0-' .. (expected + 1), '+', 'COUNT', ARGV[#ARGV - 2])}
+  return {'conflict', head, redis.call('XRANGE', KEYS[1], '0-' .. (expected + 1), '+', 'COUNT', ARGV[#ARGV - 3])}
 end
 if #last > 0 then
   local head_hash = field(last[1][2], 'hash')
@@ -120,8 +136,29 @@ for i = 1, count do
     'hash', ARGV[4 * i], 'prev', ARGV[4 * i + 1])
   redis.call('HSET', KEYS[2], ARGV[4 * i - 2], version)
 end
-if ARGV[#ARGV - 1] ~= '' then redis.pcall(ARGV[#ARGV - 1], ARGV[#ARGV], expected + count) end
+if ARGV[#ARGV - 1] ~= '' then
+  local now = redis.call('TIME')
+  local ms = tonumber(now[1]) * 1000 + math.floor(tonumber(now[2]) / 1000)
+  local others = redis.call('ZCOUNT', KEYS[4], '(' .. ms, '+inf')
+  local mine = redis.call('ZSCORE', KEYS[4], ARGV[#ARGV - 2])
+  if mine and tonumber(mine) > ms then others = others - 1 end
+  if others > 0 then redis.pcall(ARGV[#ARGV - 1], ARGV[#ARGV], expected + count) end
+end
 return {'appended', expected + count, redis.call('EXISTS', KEYS[3])}
+"""
+
+_LIST = """
+-- KEYS[1]: a contest's listener set; ARGV[1]: a store; ARGV[2]: for how many ms it stays listed (0: unlist it).
+-- Listings past their time are dropped on the way (a store that stopped without unlisting).
+local now = redis.call('TIME')
+local ms = tonumber(now[1]) * 1000 + math.floor(tonumber(now[2]) / 1000)
+redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', ms)
+if tonumber(ARGV[2]) > 0 then
+  redis.call('ZADD', KEYS[1], ms + tonumber(ARGV[2]), ARGV[1])
+else
+  redis.call('ZREM', KEYS[1], ARGV[1])
+end
+return 1
 """
 
 _SAVE_SNAPSHOT = """
@@ -217,6 +254,10 @@ class RedisStore:
             # Listeners get no silent retry: a dropped connection must surface so the reader catches up.
             self._listeners = Redis.from_url(url, socket_connect_timeout=5, retry=Retry(NoBackoff(), 0))
         self._append_script = self._client.register_script(_APPEND)
+        self._list_script = self._client.register_script(_LIST)
+        self._name = uuid.uuid4().hex  # how this store's tails are listed, and how its appends name it
+        self._listing_ms = int(1000 * max(LISTING, 3 * poll))
+        self._listed_tails: collections.Counter[tuple[str, str]] = collections.Counter()  # (contest, name)
         self._snapshot_script = self._client.register_script(_SAVE_SNAPSHOT)
         self._sharded = sharded_pubsub
         self._closed = False
@@ -273,10 +314,14 @@ class RedisStore:
         for record in records:
             args += [record.event_id, record.data, record.hash, record.prev_hash]
         async with self._reachable():
-            args += [CONFLICT_TAIL, *await self._publishing(contest)]
-            reply: list[Any] = await self._append_script(
-                keys=[_key(contest, "events"), _key(contest, "ids"), _key(contest, "contended")], args=args
-            )
+            args += [CONFLICT_TAIL, self._name, *await self._publishing(contest)]
+            keys = [
+                _key(contest, "events"),
+                _key(contest, "ids"),
+                _key(contest, "contended"),
+                _key(contest, "listeners"),
+            ]
+            reply: list[Any] = await self._append_script(keys=keys, args=args)
         status = reply[0].decode()
         if status == "conflict":
             raise ConflictError(
@@ -325,15 +370,36 @@ class RedisStore:
         return None if version is None else int(version)
 
     def subscribe(self, contest: str, after: int = 0, known: Callable[[], int] | None = None) -> AsyncIterator[Record]:
-        return self._tail(contest, after, known or (lambda: 0))
+        # A reader that holds this store's own appends by other means (``known``) is listed under the store's
+        # name, so they are not published for it; any other is listed under a name of its own.
+        name = self._name if known is not None else uuid.uuid4().hex
+        return self._tail(contest, after, known or (lambda: 0), name)
 
-    async def _tail(self, contest: str, after: int, known: Callable[[], int]) -> AsyncIterator[Record]:
+    async def _tail(self, contest: str, after: int, known: Callable[[], int], name: str) -> AsyncIterator[Record]:
+        self._listed_tails[contest, name] += 1
+        try:
+            async for record in self._listening_tail(contest, after, known, name):
+                yield record
+        finally:
+            self._listed_tails[contest, name] -= 1
+            if not self._listed_tails[contest, name]:
+                del self._listed_tails[contest, name]
+                if not self._closed:  # else close() unlisted it
+                    with contextlib.suppress(Exception):
+                        await self._list(contest, name, 0)
+
+    async def _listening_tail(
+        self, contest: str, after: int, known: Callable[[], int], name: str
+    ) -> AsyncIterator[Record]:
         backoff = 0.05
+        loop = asyncio.get_running_loop()
         while not self._closed:
             listeners = await self._listeners_for(contest)
             pubsub = listeners.pubsub()
             try:
                 await self._listen(pubsub, _key(contest, "notify"))
+                await self._list(contest, name, self._listing_ms)  # listening first: then listed, then reading
+                listed = loop.time()
                 # Listening now: from here on, read the stream whenever there may be something new.
                 while not self._closed:
                     after = max(after, known())  # what the reader holds already is not read again
@@ -344,6 +410,9 @@ class RedisStore:
                     backoff = 0.05
                     if len(batch) < PAGE:
                         await self._wait(pubsub, functools.partial(_newest, after, known))
+                    if loop.time() - listed >= self._listing_ms / 3000:
+                        await self._list(contest, name, self._listing_ms)
+                        listed = loop.time()
             except UnavailableError as error:
                 if self._closed:
                     return
@@ -377,6 +446,11 @@ class RedisStore:
             socket_connect_timeout=5,
             retry=Retry(NoBackoff(), 0),
         )
+
+    async def _list(self, contest: str, name: str, ms: int) -> None:
+        """List ``name`` as listening to ``contest`` for ``ms`` more milliseconds (0: unlist it)."""
+        async with self._reachable():
+            await self._list_script(keys=[_key(contest, "listeners")], args=[name, ms])
 
     async def _listen(self, pubsub: PubSub, channel: str) -> None:
         """Subscribe and wait (up to one poll interval) for the server to confirm it."""
@@ -501,7 +575,12 @@ class RedisStore:
     async def close(self) -> None:
         if self._closed:
             return
+        listed = list(self._listed_tails)
         self._closed = True
+        with contextlib.suppress(Exception):  # best effort: a listing left behind expires by itself
+            async with asyncio.timeout(1.0):
+                for contest, name in listed:
+                    await self._list_script(keys=[_key(contest, "listeners")], args=[name, 0])
         await self._listeners.aclose()
         await self._client.aclose()
 
