@@ -60,6 +60,7 @@ from server.store.port import (
     Snapshot,
     UnavailableError,
 )
+from server.store.redis_line import ScriptLine
 
 log = logging.getLogger(__name__)
 
@@ -233,9 +234,12 @@ def _redacted(url: str) -> str:
 class RedisStore:
     """``poll``: how often tailing readers re-read without a notification. ``sharded_pubsub``: use
     SPUBLISH/SSUBSCRIBE (True) or PUBLISH/SUBSCRIBE (False); None asks the server (sharded from Redis 7).
-    Every store talking to one server must make the same choice, which detection guarantees."""
+    Every store talking to one server must make the same choice, which detection guarantees. ``timeout``:
+    how many seconds a command waits for Redis's answer before the store calls Redis unavailable."""
 
-    def __init__(self, url: str, *, poll: float = 1.0, sharded_pubsub: bool | None = None) -> None:
+    def __init__(
+        self, url: str, *, poll: float = 1.0, sharded_pubsub: bool | None = None, timeout: float = 10.0
+    ) -> None:
         self._url = _redacted(url)
         self._poll = poll
         self._cluster: RedisCluster | None = None
@@ -245,15 +249,17 @@ class RedisStore:
             nodes, password = cluster_nodes(url)
             self._password = password or None
             self._cluster = RedisCluster(
-                startup_nodes=nodes, password=self._password, socket_connect_timeout=5, socket_timeout=10
+                startup_nodes=nodes, password=self._password, socket_connect_timeout=5, socket_timeout=timeout
             )
             self._client = self._cluster
             self._listeners = Redis()  # unused: each tail listens on the node owning its contest's slot
         else:
-            self._client = Redis.from_url(url, socket_connect_timeout=5, socket_timeout=10)
+            self._client = Redis.from_url(url, socket_connect_timeout=5, socket_timeout=timeout)
             # Listeners get no silent retry: a dropped connection must surface so the reader catches up.
             self._listeners = Redis.from_url(url, socket_connect_timeout=5, retry=Retry(NoBackoff(), 0))
         self._append_script = self._client.register_script(_APPEND)
+        # On one server, appends go back to back on a connection of their own (a cluster routes each by its slot).
+        self._line = None if self._cluster is not None else ScriptLine(url, _APPEND, name=self._url, timeout=timeout)
         self._list_script = self._client.register_script(_LIST)
         self._name = uuid.uuid4().hex  # how this store's tails are listed, and how its appends name it
         self._listing_ms = int(1000 * max(LISTING, 3 * poll))
@@ -313,15 +319,16 @@ class RedisStore:
         args: list[bytes | str | int] = [expected_version]
         for record in records:
             args += [record.event_id, record.data, record.hash, record.prev_hash]
-        async with self._reachable():
-            args += [CONFLICT_TAIL, self._name, *await self._publishing(contest)]
-            keys = [
-                _key(contest, "events"),
-                _key(contest, "ids"),
-                _key(contest, "contended"),
-                _key(contest, "listeners"),
-            ]
-            reply: list[Any] = await self._append_script(keys=keys, args=args)
+        args += [CONFLICT_TAIL, self._name, *await self._publishing(contest)]
+        keys = [_key(contest, suffix) for suffix in ("events", "ids", "contended", "listeners")]
+        reply: list[Any]
+        if self._line is not None:
+            if self._closed:
+                raise UnavailableError("store is closed")
+            reply = await self._line(keys, args)
+        else:
+            async with self._reachable():
+                reply = await self._append_script(keys=keys, args=args)
         status = reply[0].decode()
         if status == "conflict":
             raise ConflictError(
@@ -581,6 +588,8 @@ class RedisStore:
             async with asyncio.timeout(1.0):
                 for contest, name in listed:
                     await self._list_script(keys=[_key(contest, "listeners")], args=[name, 0])
+        if self._line is not None:
+            await self._line.close()
         await self._listeners.aclose()
         await self._client.aclose()
 
