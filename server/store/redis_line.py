@@ -40,17 +40,17 @@ class _Carrier:
         self.connection = connection
         self.waiting: collections.deque[tuple[float, asyncio.Future[Any]]] = collections.deque()
         self.open = True
-        self.reader = asyncio.create_task(self._read())
+        self.loop = asyncio.get_running_loop()  # once: on Python 3.11 each call asks the system for the process id
+        self.reader = self.loop.create_task(self._read())
 
     async def call(self, packed: list[bytes]) -> Any:
         if not self.open or not self.connection.is_connected:
             self.open = False
             raise _Lost("the connection was closed")
-        loop = asyncio.get_running_loop()
-        answer: asyncio.Future[Any] = loop.create_future()
+        answer: asyncio.Future[Any] = self.loop.create_future()
         # The connection is open and checks no health, so nothing is awaited before the call is written: calls
         # are written in the order their answers are queued.
-        self.waiting.append((loop.time(), answer))
+        self.waiting.append((self.loop.time(), answer))
         try:
             await self.connection.send_packed_command(packed, check_health=False)
         except BaseException:
