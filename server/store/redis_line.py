@@ -25,6 +25,7 @@ from redis.exceptions import NoScriptError, ResponseError
 from redis.exceptions import TimeoutError as RedisTimeoutError
 
 from server.store.port import UnavailableError
+from server.store.settle import settle
 
 _LOST = (RedisConnectionError, RedisTimeoutError, OSError, TimeoutError)
 
@@ -60,20 +61,14 @@ class _Carrier:
 
     async def _read(self) -> None:
         waiting = self.waiting
-        error: BaseException = _Lost("the connection was closed")
+        error: Exception = _Lost("the connection was closed")
         try:
             while True:
                 try:
                     reply: Any = await self.connection.read_response()
                 except ResponseError as refused:  # this call's answer is an error: the next one follows
                     reply = refused
-                _, answer = waiting.popleft()
-                if answer.done():
-                    continue
-                if isinstance(reply, ResponseError):
-                    answer.set_exception(reply)
-                else:
-                    answer.set_result(reply)
+                settle(waiting.popleft()[1], reply)
         except asyncio.CancelledError:
             error = _Lost("no answer in time")
         except Exception as failure:
@@ -81,9 +76,7 @@ class _Carrier:
         finally:
             self.open = False
             while waiting:
-                _, answer = waiting.popleft()
-                if not answer.done():
-                    answer.set_exception(error)
+                settle(waiting.popleft()[1], error)
             await asyncio.shield(self.connection.disconnect(nowait=True))
 
     def overdue(self, now: float, timeout: float) -> bool:

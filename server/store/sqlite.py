@@ -36,6 +36,7 @@ from server.store.port import (
     StoreError,
     UnavailableError,
 )
+from server.store.settle import settle
 
 log = logging.getLogger(__name__)
 
@@ -191,18 +192,12 @@ class SqliteStore:
                 results = await self._run(functools.partial(self._append_many, appends=group))
             except BaseException as error:
                 for *_, done in group:
-                    if not done.done():
-                        done.set_exception(error if isinstance(error, Exception) else UnavailableError(str(error)))
+                    settle(done, error if isinstance(error, Exception) else UnavailableError(str(error)))
                 if not isinstance(error, Exception):
                     raise
                 continue
             for (*_, done), result in zip(group, results, strict=True):
-                if done.done():
-                    continue
-                if isinstance(result, StoreError):
-                    done.set_exception(result)
-                else:
-                    done.set_result(result)
+                settle(done, result)
 
     async def read(self, contest: str, after: int = 0, limit: int | None = None) -> list[Record]:
         def work(conn: sqlite3.Connection) -> list[Record]:
