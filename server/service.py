@@ -344,30 +344,35 @@ class ContestService:
         """Fold what other writers appended after ``contest`` into the cache: ``tail`` (from the refusal)
         when it chains onto ``contest``, else what one read of the stream brings, which also checks that the
         stream still holds ``contest``'s head; when it does not, report the loss and drop the cache. The
-        contest caught up, or None when the cache was dropped."""
-        self.forget(contest_id)
+        contest caught up, or None when the cache was dropped. A read that fails leaves the cache as it was:
+        what this process saw acknowledged is checked again on the next conflict, never forgotten unchecked."""
         if contest.version <= 0:
+            self.forget(contest_id)
             return None
         if not (tail and tail[0].version == contest.version + 1 and tail[0].prev_hash == contest.head_hash):
             records = await self.store.read(contest_id, after=contest.version - 1)
             if not _holds(records, contest.head_hash):
-                await self._report_lost(contest_id, contest.version)
+                await self._report_lost(contest_id, contest.version)  # reads the head: may fail, changing nothing
+                self.forget(contest_id)
                 return None
             tail = records[1:]
         envelopes = [decode(r.data, Envelope) for r in tail]
         caught = await self._folded(contest_id, rules, contest, envelopes) if envelopes else contest
+        self.forget(contest_id)
         self._keep(contest_id, (rules, caught))
         return caught
 
     async def check_lost(self, contest_id: str, version: int, head_hash: str) -> bool:
         """Whether the stream no longer holds ``version`` with ``head_hash`` — events this process saw
         acknowledged are gone (a store restored behind, a lagging replica). Reported loudly: an error in the
-        log, ``lost`` (metric and ``/healthz``), and the ``on_lost`` hook."""
+        log, ``lost`` (metric and ``/healthz``), and the ``on_lost`` hook; and the cached state is dropped (its
+        command index would answer a lost command sent again as already done)."""
         if version <= 0:
             return False
         if _holds(await self.store.read(contest_id, after=version - 1, limit=1), head_hash):
             return False
         await self._report_lost(contest_id, version)
+        self.forget(contest_id)
         return True
 
     async def _report_lost(self, contest_id: str, version: int) -> None:

@@ -8,6 +8,7 @@ import asyncio
 import sqlite3
 import uuid
 from collections.abc import AsyncIterator
+from typing import Any
 
 import msgspec
 import pytest
@@ -21,6 +22,7 @@ from server.engine.audit import audit
 from server.rulesets import ruleset as ruleset_named
 from server.service import ContestService
 from server.store import EventStore, MemoryStore, open_store
+from server.store.port import Record, UnavailableError
 from server.store.redis import CLUSTER_SCHEME, cluster_nodes
 from tests.engine.table import GM, duel
 
@@ -105,6 +107,41 @@ async def test_a_store_that_comes_back_behind_never_forks_the_contest(spec: str,
     assert state.version == head + 1
     if newcomer.store is not store:
         await newcomer.store.close()
+
+
+class DroppingOut:
+    """A real store whose next ``failing`` reads fail, as when it drops out again just after a restart."""
+
+    def __init__(self, store: EventStore) -> None:
+        self._store = store
+        self.failing = 0
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._store, name)
+
+    async def read(self, contest: str, after: int = 0, limit: int | None = None) -> list[Record]:
+        if self.failing:
+            self.failing -= 1
+            raise UnavailableError("the store dropped out again")
+        return await self._store.read(contest, after, limit)
+
+
+async def test_a_store_that_drops_out_while_a_loss_is_found_still_reports_it(spec: str, store: EventStore) -> None:
+    contest = f"again-{uuid.uuid4().hex[:8]}"
+    flaky = DroppingOut(store)
+    veteran = ContestService(flaky)  # type: ignore[arg-type]
+    await veteran.create(GM, msgspec.structs.replace(duel(), contest=contest))
+    for i in range(3):
+        head = await adjust(veteran, contest, f"veteran-{i}")
+    await lose_tail(spec, store, contest, head - 2)  # the last two acknowledged events are gone
+    flaky.failing = 1  # the append conflicts; reading what the store holds then fails
+    with pytest.raises(UnavailableError):
+        await adjust(veteran, contest, "during")
+    assert veteran.lost == {}
+    # The next command finds the loss, reports it, and is written after what the store holds.
+    assert await adjust(veteran, contest, "during") == head - 1
+    assert veteran.lost == {contest: 2}
+    assert audit(await log_of(store, contest), ruleset_named).finding is None
 
 
 async def test_a_snapshot_of_a_lost_history_is_not_loaded(spec: str, store: EventStore) -> None:

@@ -473,8 +473,16 @@ class Connection:
             metrics.commands.inc("ok")
             outcome = "repeated" if result.repeated else "ok"
             log.info("command %s", outcome, extra={**fields, "outcome": outcome, "version": result.version})
-            # The ack follows the command's own patch when the feed delivers it in time.
-            await following.feed.reached(result.version, self._ctx.settings.ack_wait)
+            # The ack follows the command's own patch when the feed delivers it in time. When it does not (the
+            # store dropped out meanwhile), the ack says only what the store still holds: one that came back
+            # without the batch (restarted behind) lost it, and the client is told to send it again.
+            published = await following.feed.reached(result.version, self._ctx.settings.ack_wait)
+            if (
+                not published
+                and result.envelopes
+                and await self._ctx.service.check_lost(message.contest, result.version, result.envelopes[-1].hash)
+            ):
+                raise Refused(errors.UNAVAILABLE, "the store lost this command after taking it: send it again")
             self._send(Ack(id=message.id, contest=message.contest, version=result.version, repeated=result.repeated))
 
     async def _invite(self, message: Invite) -> None:

@@ -6,6 +6,7 @@ from server.store.memory import MemoryStore
 from server.store.port import (
     CONFLICT_TAIL,
     BadBatchError,
+    BehindError,
     ConflictError,
     DuplicateError,
     EventStore,
@@ -37,6 +38,7 @@ __all__ = [
     "CONFLICT_TAIL",
     "DEFAULT_SPEC",
     "BadBatchError",
+    "BehindError",
     "ConflictError",
     "DuplicateError",
     "EventStore",

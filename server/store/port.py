@@ -77,6 +77,11 @@ class UnavailableError(StoreError):
     code = "store/unavailable"
 
 
+class BehindError(StoreError):
+    """A subscription's backend came back without versions its reader holds (restarted behind, or a lagging
+    replica took over): the reader checks what it holds against the stream, then subscribes again."""
+
+
 class EventStore(Protocol):
     async def append(self, contest: str, records: Sequence[Record], expected_version: int) -> list[int]:
         """Atomically append ``records`` if the contest is at ``expected_version``.
@@ -109,7 +114,8 @@ class EventStore(Protocol):
 
         Never skips and never repeats a version, even when notifications are lost. ``known``: the version
         the reader already holds by other means (its own appends); records up to it may be left out, and
-        an append it already holds costs no read.
+        an append it already holds costs no read. A backend reached again after a lost connection without
+        the version the reader holds ends the subscription with ``BehindError``.
         """
         ...
 

@@ -54,6 +54,7 @@ from server.store.batch import check_batch
 from server.store.fanout import PAGE
 from server.store.port import (
     CONFLICT_TAIL,
+    BehindError,
     ConflictError,
     DuplicateError,
     Record,
@@ -400,6 +401,7 @@ class RedisStore:
     ) -> AsyncIterator[Record]:
         backoff = 0.05
         loop = asyncio.get_running_loop()
+        reconnected = False
         while not self._closed:
             listeners = await self._listeners_for(contest)
             pubsub = listeners.pubsub()
@@ -407,6 +409,10 @@ class RedisStore:
                 await self._listen(pubsub, _key(contest, "notify"))
                 await self._list(contest, name, self._listing_ms)  # listening first: then listed, then reading
                 listed = loop.time()
+                if reconnected:  # a Redis restarted from a cut file, or a replica promoted, may be behind
+                    held, reconnected = max(after, known()), False
+                    if held > 0 and (head := await self.head(contest)) < held:
+                        raise BehindError(f"redis came back with {contest} at version {head}, not {held}")
                 # Listening now: from here on, read the stream whenever there may be something new.
                 while not self._closed:
                     after = max(after, known())  # what the reader holds already is not read again
@@ -424,6 +430,7 @@ class RedisStore:
                 if self._closed:
                     return
                 log.info("tail of %s lost redis, retrying in %.2fs: %s", contest, backoff, error)
+                reconnected = True
                 await asyncio.sleep(backoff)
                 backoff = min(backoff * 2, self._poll)
             finally:

@@ -11,7 +11,7 @@ import pytest
 
 from server.net.app import AgonServer
 from server.net.settings import Settings
-from server.store.memory import MemoryStore
+from server.store import EventStore, MemoryStore
 
 Start = Callable[..., Awaitable[AgonServer]]
 
@@ -21,7 +21,7 @@ async def start(tmp_path: Path) -> AsyncIterator[Start]:
     """Start servers in this process (``start(store=..., **settings)``); all are shut down after the test."""
     started: list[AgonServer] = []
 
-    async def starting(store: MemoryStore | None = None, **changes: Any) -> AgonServer:
+    async def starting(store: EventStore | None = None, **changes: Any) -> AgonServer:
         settings = dataclasses.replace(Settings(port=0, data_dir=tmp_path, secret=b"unit-test-secret"), **changes)
         server = AgonServer(settings, store or MemoryStore(), close_store=False)
         await server.start()

@@ -9,6 +9,7 @@ from typing import Any
 
 import msgspec
 import pytest
+from redis.asyncio import Redis
 from websockets.asyncio.client import connect
 
 from clients.python.client import AgonClient, Refusal
@@ -22,6 +23,8 @@ from server.net.settings import Settings
 from server.service import ContestService
 from server.store.memory import MemoryStore
 from server.store.port import Record, UnavailableError
+from server.store.redis import RedisStore
+from tests.conftest import RedisServer
 from tests.engine.table import GM
 from tests.net.conftest import Start
 from tests.net.duel import duel
@@ -118,6 +121,96 @@ async def test_a_resync_that_meets_the_store_away_tries_again_until_it_is_back(s
     assert patched.doc == (await fresh.wait_version(contest, after.version)).doc
     for client in (lost.gm, lost.ann, fresh):
         await client.close()
+
+
+class ForgetfulStore(MemoryStore):
+    """The next append is acknowledged and then lost (a power loss right after it); with ``hold`` set, the
+    next snapshot load waits for ``released`` (the feed reloading the contest meanwhile)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.lose_next = False
+        self.hold = False
+        self.released = asyncio.Event()
+
+    async def append(self, contest: str, records: Any, expected_version: int) -> list[int]:
+        written = await super().append(contest, records, expected_version)
+        if self.lose_next:
+            self.lose_next = False
+            for record in records:
+                del self._ids[contest][record.event_id]
+            del self._events[contest][expected_version:]
+        return written
+
+    async def load_snapshot(self, contest: str) -> Any:
+        if self.hold:
+            self.hold = False
+            await self.released.wait()
+        return await super().load_snapshot(contest)
+
+
+async def test_an_ack_never_claims_a_command_the_store_lost_while_the_feed_lagged(start: Start) -> None:
+    store = ForgetfulStore()
+    server = await start(store, ack_wait=0.3)
+    gm, created = await open_duel(server)
+    contest = created.contest
+    head = (await gm.command(contest, gm_adjust(-1, "first"))).version
+    feed = server.context.hub.get(contest)
+    assert feed is not None
+    store.hold = True  # the feed's reload waits: it publishes nothing meanwhile
+    server.context.hub.spawn(feed.resync())
+    await asyncio.sleep(0.05)
+    store.lose_next = True
+    with pytest.raises(Refusal) as refused:
+        await gm.command(contest, gm_adjust(-1, "lost"), id="lost-one")
+    assert refused.value.code == "store/unavailable" and "send it again" in refused.value.message
+    assert (await store.head(contest)) == head
+    status, body = await asyncio.to_thread(get, f"{server.url}healthz")
+    assert status == 200 and body["lost_events"] == {contest: 1}
+    store.released.set()
+    # Sent again with the same id, the command is stored and acknowledged at the version it lost.
+    again = await gm.command(contest, gm_adjust(-1, "lost"), id="lost-one")
+    assert again.version == head + 1 and not again.repeated
+    assert (await store.head(contest)) == head + 1
+    assert (await gm.wait_version(contest, head + 1)).version == head + 1
+    await gm.close()
+
+
+async def test_viewers_of_another_process_are_resynced_when_redis_comes_back_behind(
+    start: Start, private_redis: RedisServer
+) -> None:
+    # Two processes share one Redis; Ann watches through the one that runs no command after the loss.
+    writing, watching = RedisStore(private_redis.url), RedisStore(private_redis.url)
+    admin = Redis.from_url(private_redis.url)
+    try:
+        gm, created = await open_duel(await start(writing))
+        elsewhere = await start(watching)
+        contest = created.contest
+        ann = await AgonClient.connect(elsewhere.ws_url, follow=[Follow(contest, created.invitations.seats["ann"])])
+        for i in range(3):
+            head = (await gm.command(contest, gm_adjust(-1, f"wound {i}"))).version
+        seen = await ann.wait_version(contest, head)
+        welcomes = len(seen.welcomes)
+        # Redis comes back from a file cut two events back (a power loss): its connections drop, and what
+        # both processes published is gone.
+        stream, ids = f"agon:{{{contest}}}:events", f"agon:{{{contest}}}:ids"
+        lost = await admin.xrange(stream, f"0-{head - 1}", f"0-{head}")
+        await admin.xdel(stream, *[entry_id for entry_id, _ in lost])
+        await admin.hdel(ids, *[fields[b"id"] for _, fields in lost])
+        assert await admin.client_kill_filter(_type="pubsub") >= 1
+        mirror = ann.mirrors[contest]
+        await ann.wait_for(lambda: len(mirror.welcomes) > welcomes and mirror.in_sync)
+        assert mirror.version == head - 2 and mirror.welcomes[-1].view is not None
+        fresh = await AgonClient.connect(elsewhere.ws_url, follow=[Follow(contest, created.invitations.seats["ann"])])
+        assert fresh.mirrors[contest].doc == mirror.doc
+        status, body = await asyncio.to_thread(get, f"{elsewhere.url}healthz")
+        assert status == 200 and body["status"] == "lost_events" and body["lost_events"] == {contest: 2}
+        for client in (gm, ann, fresh):
+            await client.close()
+    finally:
+        await admin.aclose()
+        for store in (writing, watching):
+            await store.close()
 
 
 ORIGINS = [

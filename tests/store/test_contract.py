@@ -18,6 +18,7 @@ from redis.asyncio import Redis, RedisCluster
 from server.store import (
     CONFLICT_TAIL,
     BadBatchError,
+    BehindError,
     ConflictError,
     DuplicateError,
     EventStore,
@@ -549,6 +550,28 @@ async def test_redis_subscriber_catches_up_after_its_connection_is_killed(redis_
         await writing.append(contest, records[2:], 2)
         assert await reader == records
     finally:
+        await reading.close()
+        await writing.close()
+        await admin.aclose()
+
+
+async def test_redis_subscriber_reconnecting_to_a_store_behind_it_is_told(redis_url: str, contest: str) -> None:
+    reading, writing = RedisStore(redis_url, poll=3600), RedisStore(redis_url)
+    admin = Redis.from_url(redis_url)
+    subscription = reading.subscribe(contest)
+    try:
+        records = run(1, 4)
+        await writing.append(contest, records, 0)
+        async with asyncio.timeout(WAIT):
+            assert [await anext(subscription) for _ in records] == records
+        # Redis comes back from a file cut after version 2 (a power loss): what the reader holds is gone.
+        await admin.xdel(f"agon:{{{contest}}}:events", "0-3", "0-4")
+        assert await admin.client_kill_filter(_type="pubsub") >= 1
+        with pytest.raises(BehindError, match="at version 2, not 4"):
+            async with asyncio.timeout(WAIT):
+                await anext(subscription)
+    finally:
+        await subscription.aclose()  # type: ignore[attr-defined]
         await reading.close()
         await writing.close()
         await admin.aclose()
