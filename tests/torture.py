@@ -620,6 +620,13 @@ async def long_run(args: argparse.Namespace) -> Tally:
     for name, count in tally.lost_acknowledged.items():
         if "everysec" not in name:  # only everysec may lose what it acknowledged
             tally.failures.append(f"{name}: {count} acknowledged commands lost")
+    for name, losses in tally.losses.items():
+        # Every loss is one a kill explains: found missing right after it, acknowledged after the last fsync.
+        counted = sum(loss.commands for loss in losses)
+        if tally.lost_acknowledged.get(name, 0) != counted:
+            tally.failures.append(f"{name}: {tally.lost_acknowledged.get(name, 0)} lost, {counted} found at the kills")
+        if any(loss.window > loss.cut + 0.1 for loss in losses):
+            tally.failures.append(f"{name}: a command acknowledged before the last fsync was lost")
     await fuzz(args.fuzz, tally)
     print(f"after fuzzing:\n{tally.table()}", file=sys.stderr, flush=True)
     return tally
