@@ -137,7 +137,12 @@ class ContestService:
                 self._with_commands(contest_id, contest)
                 seen = contest.command_version(actor.principal, command_id)
                 if seen is not None:
-                    return Result(contest_id, seen, repeated=True)
+                    # Sent again (its ack went missing): answered from the index while the store still holds
+                    # the head cached here; a store that came back without it is reported, then asked.
+                    if not await self.check_lost(contest_id, contest.version, contest.head_hash):
+                        return Result(contest_id, seen, repeated=True)
+                    trust_cache = False
+                    continue
                 # A command from before the snapshot the contest was restored from is not in its index: the
                 # store is asked only when deciding or appending fails (a repeat's event ids are stored), not
                 # for every command; and before the history is loaded again for an undo, redo or rewind.

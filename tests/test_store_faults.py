@@ -144,6 +144,22 @@ async def test_a_store_that_drops_out_while_a_loss_is_found_still_reports_it(spe
     assert audit(await log_of(store, contest), ruleset_named).finding is None
 
 
+async def test_a_command_sent_again_after_the_store_lost_it_is_stored_again(spec: str, store: EventStore) -> None:
+    contest = f"resent-{uuid.uuid4().hex[:8]}"
+    veteran = ContestService(store)
+    await veteran.create(GM, msgspec.structs.replace(duel(), contest=contest))
+    head = await adjust(veteran, contest, "kept")
+    assert await adjust(veteran, contest, "lost") == head + 1
+    await lose_tail(spec, store, contest, head)  # its ack went missing, and the store came back without it
+    again = await veteran.execute(contest, GM, "lost", x.Adjust(contestant="aria", delta=1, reason="lost"))
+    assert again.version == head + 1 and not again.repeated
+    assert veteran.lost == {contest: 1}
+    reasons = [e.event.reason for e in await log_of(store, contest) if isinstance(e.event, x.ApAdjusted)]
+    assert reasons == ["kept", "lost"]
+    # Sent once more, it is a repeat: the store holds it.
+    assert (await veteran.execute(contest, GM, "lost", x.Adjust(contestant="aria", delta=1, reason="lost"))).repeated
+
+
 async def test_a_snapshot_of_a_lost_history_is_not_loaded(spec: str, store: EventStore) -> None:
     contest = f"snap-{uuid.uuid4().hex[:8]}"
     writer = ContestService(store, snapshot_every=3)
