@@ -276,6 +276,7 @@ class ContestFeed:
         self._remember(self._state, {})
         for follower, viewer in list(self._followers.items()):
             follower.send(encode(self._fresh_welcome(viewer, self._roles[follower])))
+        self._wake(self._state.version)
 
     def _publish(self) -> None:
         started = time.perf_counter()
@@ -393,15 +394,16 @@ class ContestFeed:
         self._waiters = waiting
 
     async def reached(self, version: int, timeout: float) -> bool:
-        """Wait until the feed has published ``version`` (True), or ``timeout`` seconds (False)."""
-        if self.version >= version:
+        """Wait until the feed has published ``version`` (True), or ``timeout`` seconds (False). While the feed
+        reloads a contest whose store lost events, its version is of the lost history: it is waited out."""
+        if self.version >= version and not self._resyncing.locked():
             return True
         waiter: asyncio.Future[None] = asyncio.get_running_loop().create_future()
         self._waiters.append((version, waiter))
         with contextlib.suppress(TimeoutError):
             async with asyncio.timeout(timeout):
                 await waiter
-        return self.version >= version
+        return self.version >= version and not self._resyncing.locked()
 
     # --- followers ----------------------------------------------------------------------------------
 

@@ -176,6 +176,34 @@ async def test_an_ack_never_claims_a_command_the_store_lost_while_the_feed_lagge
     await gm.close()
 
 
+async def test_an_ack_waits_for_the_feed_reloading_a_contest_whose_store_lost_events(start: Start) -> None:
+    store = ForgetfulStore()
+    server = await start(store)
+    lost = await lose_the_head(server, store)
+    contest, head = lost.contest, lost.head
+    feed = server.context.hub.get(contest)
+    assert feed is not None
+    welcomes = len(lost.gm.mirrors[contest].welcomes)
+    store.hold = True  # the feed's reload of the contest waits: it still holds the lost history meanwhile
+    server.context.hub.spawn(feed.resync())
+    await asyncio.sleep(0.05)
+    # The GM's command is stored at the lost head's version, which the feed's lost history has already reached.
+    sending = asyncio.create_task(lost.gm.command(contest, gm_adjust(-3, "after the loss")))
+    await asyncio.sleep(0.3)
+    assert not sending.done()  # no ack while the GM's view still shows the lost history
+    store.released.set()
+    ack = await sending
+    assert ack.version == head
+    mirror = lost.gm.mirrors[contest]
+    # The fresh view of what the store holds came first, with the command in it.
+    assert len(mirror.welcomes) > welcomes and mirror.in_sync and mirror.version == head
+    fresh = await AgonClient.connect(server.ws_url, follow=[Follow(contest, lost.ann_token)])
+    assert fresh.mirrors[contest].doc == (await lost.ann.wait_version(contest, head)).doc
+    assert mirror.doc["version"] == fresh.mirrors[contest].doc["version"] == head
+    for client in (lost.gm, lost.ann, fresh):
+        await client.close()
+
+
 async def test_viewers_of_another_process_are_resynced_when_redis_comes_back_behind(
     start: Start, private_redis: RedisServer
 ) -> None:
