@@ -82,7 +82,17 @@ CONTESTS = "agon:contests"
 keys of one slot); it is updated with SADD right after each append, retried appends included, so a
 writer that dies between the two is repaired by its retry."""
 
-_APPEND = """
+_NOW_MS = """
+local function now_ms()
+  local now = redis.call('TIME')
+  return tonumber(now[1]) * 1000 + math.floor(tonumber(now[2]) / 1000)
+end
+"""
+"""The Redis server's clock in ms, for the scripts that read the listener sets (listings expire by it)."""
+
+_APPEND = (
+    _NOW_MS
+    + """
 -- KEYS[1]: the contest's stream; KEYS[2]: its event-id index (event_id -> version); KEYS[3]: a flag set for
 -- a second after a writer lost a race (a conflict).
 -- KEYS[4]: the contest's listener set (store -> when its listing expires, in ms of the server's clock).
@@ -139,8 +149,7 @@ for i = 1, count do
   redis.call('HSET', KEYS[2], ARGV[4 * i - 2], version)
 end
 if ARGV[#ARGV - 1] ~= '' then
-  local now = redis.call('TIME')
-  local ms = tonumber(now[1]) * 1000 + math.floor(tonumber(now[2]) / 1000)
+  local ms = now_ms()
   local others = redis.call('ZCOUNT', KEYS[4], '(' .. ms, '+inf')
   local mine = redis.call('ZSCORE', KEYS[4], ARGV[#ARGV - 2])
   if mine and tonumber(mine) > ms then others = others - 1 end
@@ -148,12 +157,14 @@ if ARGV[#ARGV - 1] ~= '' then
 end
 return {'appended', expected + count, redis.call('EXISTS', KEYS[3])}
 """
+)
 
-_LIST = """
+_LIST = (
+    _NOW_MS
+    + """
 -- KEYS[1]: a contest's listener set; ARGV[1]: a store; ARGV[2]: for how many ms it stays listed (0: unlist it).
 -- Listings past their time are dropped on the way (a store that stopped without unlisting).
-local now = redis.call('TIME')
-local ms = tonumber(now[1]) * 1000 + math.floor(tonumber(now[2]) / 1000)
+local ms = now_ms()
 redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', ms)
 if tonumber(ARGV[2]) > 0 then
   redis.call('ZADD', KEYS[1], ms + tonumber(ARGV[2]), ARGV[1])
@@ -162,6 +173,7 @@ else
 end
 return 1
 """
+)
 
 _SAVE_SNAPSHOT = """
 -- KEYS[1]: the snapshot hash; ARGV[1]: version; ARGV[2]: data. An older snapshot never replaces a newer.
