@@ -267,7 +267,14 @@ class RedisStore:
             self._client = self._cluster
             self._listeners = Redis()  # unused: each tail listens on the node owning its contest's slot
         else:
-            self._client = Redis.from_url(url, socket_connect_timeout=5, socket_timeout=timeout)
+            # A command on a connection Redis closed (its idle `timeout`, a restart) is sent once more on a fresh
+            # one: every command here is a read or idempotent. Not after a timeout, which would double the wait.
+            self._client = Redis.from_url(
+                url,
+                socket_connect_timeout=5,
+                socket_timeout=timeout,
+                retry=Retry(NoBackoff(), 1, supported_errors=(RedisConnectionError,)),
+            )
             # Listeners get no silent retry: a dropped connection must surface so the reader catches up.
             self._listeners = Redis.from_url(url, socket_connect_timeout=5, retry=Retry(NoBackoff(), 0))
         self._append_script = self._client.register_script(_APPEND)

@@ -10,6 +10,7 @@ import os
 import signal
 import time
 import uuid
+from collections.abc import AsyncIterator
 
 import pytest
 from redis.asyncio import Redis
@@ -73,20 +74,44 @@ async def test_a_redis_that_stops_answering_makes_appends_unavailable_then_they_
         await store.close()
 
 
-async def test_a_killed_connection_and_flushed_scripts_are_repaired_unnoticed(redis_url: str) -> None:
-    store = RedisStore(redis_url)
-    admin = Redis.from_url(redis_url)
+@pytest.fixture
+async def store_and_admin(redis_url: str) -> AsyncIterator[tuple[RedisStore, Redis]]:
+    store, admin = RedisStore(redis_url), Redis.from_url(redis_url)
+    yield store, admin
+    await store.close()
+    await admin.aclose()
+
+
+async def kill_clients(admin: Redis, *commands: str) -> int:
+    """Close the connections whose last command was one of ``commands``, as Redis does; how many."""
+    ids = [c["id"] for c in await admin.client_list() if c["cmd"] in commands]
+    return sum([await admin.client_kill_filter(_id=i) for i in ids])
+
+
+async def test_a_killed_connection_and_flushed_scripts_are_repaired_unnoticed(
+    store_and_admin: tuple[RedisStore, Redis],
+) -> None:
+    store, admin = store_and_admin
     (name,) = contests(1)
-    try:
-        records = run(1, 3)
-        await store.append(name, records[:1], 0)
-        appending = [c["id"] for c in await admin.client_list() if c["cmd"] == "evalsha"]
-        assert len(appending) == 1  # one connection carries the appends
-        assert await admin.client_kill_filter(_id=appending[0]) == 1
-        await store.append(name, records[1:2], 1)
-        await admin.script_flush()
-        await store.append(name, records[2:], 2)
-        assert await store.read(name) == records
-    finally:
-        await store.close()
-        await admin.aclose()
+    records = run(1, 3)
+    await store.append(name, records[:1], 0)
+    assert await kill_clients(admin, "evalsha") == 1  # one connection carries the appends
+    await store.append(name, records[1:2], 1)
+    await admin.script_flush()
+    await store.append(name, records[2:], 2)
+    assert await store.read(name) == records
+
+
+async def test_reads_on_a_connection_redis_dropped_are_sent_again_unnoticed(
+    store_and_admin: tuple[RedisStore, Redis],
+) -> None:
+    # Redis closes a client's idle connections after its `timeout`, and a restart closes them all: the next
+    # read on one is sent again on a fresh connection, not refused as unavailable.
+    store, admin = store_and_admin
+    (name,) = contests(1)
+    records = run(1, 2)
+    await store.append(name, records, 0)
+    assert await store.read(name) == records
+    assert await kill_clients(admin, "xrange", "xrevrange") >= 1
+    assert await store.read(name) == records
+    assert await store.head(name) == 2
