@@ -53,6 +53,7 @@ from server.net.context import ServerContext
 from server.net.fanout import ContestFeed, RefoldBudget
 from server.net.forwarded import client_address
 from server.net.limits import TokenBucket
+from server.service import Result
 from server.store.port import StoreError
 
 log = logging.getLogger(__name__)
@@ -473,17 +474,18 @@ class Connection:
             metrics.commands.inc("ok")
             outcome = "repeated" if result.repeated else "ok"
             log.info("command %s", outcome, extra={**fields, "outcome": outcome, "version": result.version})
-            # The ack follows the command's own patch when the feed delivers it in time. When it does not (the
-            # store dropped out meanwhile), the ack says only what the store still holds: one that came back
-            # without the batch (restarted behind) lost it, and the client is told to send it again.
-            published = await following.feed.reached(result.version, self._ctx.settings.ack_wait)
-            if (
-                not published
-                and result.envelopes
-                and await self._ctx.service.check_lost(message.contest, result.version, result.envelopes[-1].hash)
-            ):
-                raise Refused(errors.UNAVAILABLE, "the store lost this command after taking it: send it again")
+            await self._published(following, message.contest, result)
             self._send(Ack(id=message.id, contest=message.contest, version=result.version, repeated=result.repeated))
+
+    async def _published(self, following: Following, contest: str, result: Result) -> None:
+        """Wait for the feed to publish a command's batch: its answer follows the command's own patch. When it
+        is not published in time (the store dropped out meanwhile), the answer says only what the store still
+        holds: a store that came back without the batch (restarted behind) lost it, and the client is told to
+        send the command again."""
+        if await following.feed.reached(result.version, self._ctx.settings.ack_wait) or not result.envelopes:
+            return
+        if await self._ctx.service.check_lost(contest, result.version, result.envelopes[-1].hash):
+            raise Refused(errors.UNAVAILABLE, "the store lost this command after taking it: send it again")
 
     async def _invite(self, message: Invite) -> None:
         following = self._acting(message.contest)
@@ -501,7 +503,7 @@ class Connection:
                 role = "auditor"
             ttl = self._ctx.settings.token_ttl
             token = self._ctx.tokens.issue(message.contest, role, message.seat, ttl, contest.generation(message.seat))
-            await following.feed.reached(result.version, self._ctx.settings.ack_wait)
+            await self._published(following, message.contest, result)
         expires = self._ctx.tokens.now() + ttl
         self._send(
             Invited(id=message.id, contest=message.contest, seat=message.seat, role=role, token=token, expires=expires)

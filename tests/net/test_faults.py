@@ -149,23 +149,39 @@ class ForgetfulStore(MemoryStore):
         return await super().load_snapshot(contest)
 
 
-async def test_an_ack_never_claims_a_command_the_store_lost_while_the_feed_lagged(start: Start) -> None:
+@dataclass
+class Lagging:
+    """A duel whose feed reloads (it publishes nothing meanwhile) while its store loses the next append."""
+
+    server: AgonServer
+    store: ForgetfulStore
+    gm: AgonClient
+    created: Any
+    head: int
+
+
+async def lagging_and_forgetful(start: Start) -> Lagging:
     store = ForgetfulStore()
     server = await start(store, ack_wait=0.3)
     gm, created = await open_duel(server)
-    contest = created.contest
-    head = (await gm.command(contest, gm_adjust(-1, "first"))).version
-    feed = server.context.hub.get(contest)
+    head = (await gm.command(created.contest, gm_adjust(-1, "first"))).version
+    feed = server.context.hub.get(created.contest)
     assert feed is not None
-    store.hold = True  # the feed's reload waits: it publishes nothing meanwhile
+    store.hold = True
     server.context.hub.spawn(feed.resync())
     await asyncio.sleep(0.05)
     store.lose_next = True
+    return Lagging(server, store, gm, created, head)
+
+
+async def test_an_ack_never_claims_a_command_the_store_lost_while_the_feed_lagged(start: Start) -> None:
+    lag = await lagging_and_forgetful(start)
+    gm, contest, head, store = lag.gm, lag.created.contest, lag.head, lag.store
     with pytest.raises(Refusal) as refused:
         await gm.command(contest, gm_adjust(-1, "lost"), id="lost-one")
     assert refused.value.code == "store/unavailable" and "send it again" in refused.value.message
     assert (await store.head(contest)) == head
-    status, body = await asyncio.to_thread(get, f"{server.url}healthz")
+    status, body = await asyncio.to_thread(get, f"{lag.server.url}healthz")
     assert status == 200 and body["lost_events"] == {contest: 1}
     store.released.set()
     # Sent again with the same id, the command is stored and acknowledged at the version it lost.
@@ -174,6 +190,26 @@ async def test_an_ack_never_claims_a_command_the_store_lost_while_the_feed_lagge
     assert (await store.head(contest)) == head + 1
     assert (await gm.wait_version(contest, head + 1)).version == head + 1
     await gm.close()
+
+
+async def test_a_new_invitation_the_store_lost_is_never_handed_out(start: Start) -> None:
+    lag = await lagging_and_forgetful(start)
+    gm, contest, old = lag.gm, lag.created.contest, lag.created.invitations.seats["ann"]
+    with pytest.raises(Refusal) as refused:
+        await gm.invite(contest, "ann")
+    assert refused.value.code == "store/unavailable"
+    lag.store.released.set()
+    # The re-issue never happened: the old link still works. Asked again, the new one works and revokes it.
+    ann = await AgonClient.connect(lag.server.ws_url, follow=[Follow(contest, old)])
+    assert ann.mirrors[contest].in_sync
+    invited = await gm.invite(contest, "ann")
+    again = await AgonClient.connect(lag.server.ws_url, follow=[Follow(contest, invited.token)])
+    assert again.mirrors[contest].in_sync
+    with pytest.raises(Refusal) as revoked:
+        await AgonClient.connect(lag.server.ws_url, follow=[Follow(contest, old)])
+    assert revoked.value.code == "auth/revoked"
+    for client in (gm, ann, again):
+        await client.close()
 
 
 async def test_an_ack_waits_for_the_feed_reloading_a_contest_whose_store_lost_events(start: Start) -> None:
