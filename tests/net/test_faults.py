@@ -15,7 +15,7 @@ from websockets.asyncio.client import connect
 from clients.python.client import AgonClient, Refusal
 from protocol.codec import decode_untrusted, to_builtins
 from protocol.errors import Refused
-from protocol.messages import ClientMessage, Follow
+from protocol.messages import ClientMessage, Created, Follow
 from protocol.rulesets import extended as x
 from server.net.app import AgonServer
 from server.net.http import host_allowed, origin_allowed
@@ -156,7 +156,7 @@ class Lagging:
     server: AgonServer
     store: ForgetfulStore
     gm: AgonClient
-    created: Any
+    created: Created
     head: int
 
 
