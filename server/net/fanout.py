@@ -396,13 +396,17 @@ class ContestFeed:
     async def reached(self, version: int, timeout: float) -> bool:
         """Wait until the feed has published ``version`` (True), or ``timeout`` seconds (False). While the feed
         reloads a contest whose store lost events, its version is of the lost history: it is waited out."""
-        if self.version >= version and not self._resyncing.locked():
+        if self._holds(version):
             return True
         waiter: asyncio.Future[None] = asyncio.get_running_loop().create_future()
         self._waiters.append((version, waiter))
         with contextlib.suppress(TimeoutError):
             async with asyncio.timeout(timeout):
                 await waiter
+        return self._holds(version)
+
+    def _holds(self, version: int) -> bool:
+        """Whether ``version`` is published, on a history the store still holds (not while reloading after a loss)."""
         return self.version >= version and not self._resyncing.locked()
 
     # --- followers ----------------------------------------------------------------------------------

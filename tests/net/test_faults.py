@@ -30,6 +30,7 @@ from tests.net.conftest import Start
 from tests.net.duel import duel
 from tests.net.slow_client import slow_client
 from tests.net.test_server import get, open_duel
+from tests.test_store_faults import lose_tail
 
 
 def gm_adjust(delta: int, reason: str) -> x.Adjust:
@@ -257,10 +258,7 @@ async def test_viewers_of_another_process_are_resynced_when_redis_comes_back_beh
         welcomes = len(seen.welcomes)
         # Redis comes back from a file cut two events back (a power loss): its connections drop, and what
         # both processes published is gone.
-        stream, ids = f"agon:{{{contest}}}:events", f"agon:{{{contest}}}:ids"
-        lost = await admin.xrange(stream, f"0-{head - 1}", f"0-{head}")
-        await admin.xdel(stream, *[entry_id for entry_id, _ in lost])
-        await admin.hdel(ids, *[fields[b"id"] for _, fields in lost])
+        await lose_tail(private_redis.url, writing, contest, head - 2)
         assert await admin.client_kill_filter(_type="pubsub") >= 1
         mirror = ann.mirrors[contest]
         await ann.wait_for(lambda: len(mirror.welcomes) > welcomes and mirror.in_sync)

@@ -30,6 +30,7 @@ from server.store import (
     UnavailableError,
     open_store,
 )
+from tests.test_store_faults import lose_tail
 
 if TYPE_CHECKING:
     from tests.conftest import RedisClusterServers, RedisServer
@@ -565,7 +566,7 @@ async def test_redis_subscriber_reconnecting_to_a_store_behind_it_is_told(redis_
         async with asyncio.timeout(WAIT):
             assert [await anext(subscription) for _ in records] == records
         # Redis comes back from a file cut after version 2 (a power loss): what the reader holds is gone.
-        await admin.xdel(f"agon:{{{contest}}}:events", "0-3", "0-4")
+        await lose_tail(redis_url, writing, contest, 2)
         assert await admin.client_kill_filter(_type="pubsub") >= 1
         with pytest.raises(BehindError, match="at version 2, not 4"):
             async with asyncio.timeout(WAIT):
