@@ -284,6 +284,7 @@ class RedisStore:
         self._name = uuid.uuid4().hex  # how this store's tails are listed, and how its appends name it
         self._listing_ms = int(1000 * max(LISTING, 3 * poll))
         self._listed_tails: collections.Counter[tuple[str, str]] = collections.Counter()  # (contest, name)
+        self._node_listeners: set[Redis] = set()  # in a cluster, each tail's connection to its slot's owner
         self._snapshot_script = self._client.register_script(_SAVE_SNAPSHOT)
         self._sharded = sharded_pubsub
         self._closed = False
@@ -456,6 +457,7 @@ class RedisStore:
                 with contextlib.suppress(Exception):
                     await pubsub.aclose()  # type: ignore[no-untyped-call]
                 if listeners is not self._listeners:
+                    self._node_listeners.discard(listeners)
                     with contextlib.suppress(Exception):
                         await listeners.aclose()
 
@@ -472,13 +474,15 @@ class RedisStore:
             node = None
         if node is None:
             raise UnavailableError(f"redis {self._url}: no node serves the slot of {contest}")
-        return Redis(
+        listeners = Redis(
             host=str(node.host),
             port=int(node.port),
             password=self._password,
             socket_connect_timeout=5,
             retry=Retry(NoBackoff(), 0),
         )
+        self._node_listeners.add(listeners)  # close() closes it, which ends the tail's wait at once
+        return listeners
 
     async def _list(self, contest: str, name: str, ms: int) -> None:
         """List ``name`` as listening to ``contest`` for ``ms`` more milliseconds (0: unlist it)."""
@@ -616,7 +620,8 @@ class RedisStore:
                     await self._list_script(keys=[_key(contest, "listeners")], args=[name, 0])
         if self._line is not None:
             await self._line.close()
-        await self._listeners.aclose()
+        for listeners in (self._listeners, *self._node_listeners):  # a tail waiting on one ends now
+            await listeners.aclose()
         await self._client.aclose()
 
 
