@@ -4,6 +4,8 @@ a real 3-master Redis Cluster."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import dataclasses
 import os
 import socket
 import sqlite3
@@ -607,40 +609,102 @@ async def test_cluster_spreads_contests_over_masters_and_notifies_each_from_its_
         await admin.aclose()
 
 
-async def test_cluster_failover_keeps_every_replicated_event_and_readers_carry_on(
-    tmp_path_factory: pytest.TempPathFactory, contest: str
-) -> None:
+@dataclasses.dataclass
+class FailingOver:
+    """A Redis Cluster of three primaries with a replica each, and two stores on it: one reads, one writes."""
+
+    cluster: RedisClusterServers
+    reading: RedisStore
+    writing: RedisStore
+    admin: RedisCluster
+
+    async def owner(self, contest: str) -> Redis:
+        """The primary owning the contest's slot, once a replica holds what it acknowledged (replication is
+        asynchronous)."""
+        await self.admin.initialize()
+        node = self.admin.get_node_from_key(f"agon:{{{contest}}}:events")
+        primary = Redis(host=str(node.host), port=int(node.port))
+        assert await primary.execute_command("WAIT", 1, 10000) >= 1
+        return primary
+
+    async def its_replica(self, primary: Redis) -> Redis:
+        (line,) = await primary.execute_command("CLUSTER", "REPLICAS", await primary.execute_command("CLUSTER", "MYID"))
+        host, port = _text(line).split()[1].split("@")[0].rsplit(":", 1)
+        return Redis(host=host, port=int(port))
+
+    def kill(self, primary: Redis) -> None:
+        port = primary.connection_pool.connection_kwargs["port"]
+        next(node for node in self.cluster.nodes if node.port == port).stop()
+
+
+@contextlib.asynccontextmanager
+async def failing_over(tmp_path_factory: pytest.TempPathFactory) -> AsyncIterator[FailingOver]:
     from tests.conftest import RedisClusterServers
 
     cluster = RedisClusterServers(tmp_path_factory.mktemp("failover"), masters=3, replicas=1)
     cluster.start()
-    reading, writing = RedisStore(cluster.url, poll=0.5), RedisStore(cluster.url)
     admin = RedisCluster(host="127.0.0.1", port=cluster.nodes[0].port)
+    setup = FailingOver(cluster, RedisStore(cluster.url, poll=0.5), RedisStore(cluster.url), admin)
     try:
+        yield setup
+    finally:
+        for closing in (setup.reading, setup.writing):
+            await closing.close()
+        await admin.aclose()
+        cluster.stop()
+
+
+def _text(value: object) -> str:
+    return value.decode() if isinstance(value, bytes) else str(value)
+
+
+async def test_cluster_failover_keeps_every_replicated_event_and_readers_carry_on(
+    tmp_path_factory: pytest.TempPathFactory, contest: str
+) -> None:
+    async with failing_over(tmp_path_factory) as setup:
         records = run(1, 6)
-        reader = asyncio.create_task(take(reading.subscribe(contest), 6))
-        await writing.append(contest, records[:3], 0)
-        await admin.initialize()
-        owner = admin.get_node_from_key(f"agon:{{{contest}}}:events")
-        primary = Redis(host=str(owner.host), port=int(owner.port))
-        # Replication is asynchronous: wait until a replica holds what the primary acknowledged.
-        assert await primary.execute_command("WAIT", 1, 10000) >= 1
+        reader = asyncio.create_task(take(setup.reading.subscribe(contest), 6))
+        await setup.writing.append(contest, records[:3], 0)
+        primary = await setup.owner(contest)
         await primary.aclose()
-        next(node for node in cluster.nodes if node.port == int(owner.port)).stop()
+        setup.kill(primary)
         async with asyncio.timeout(WAIT):
             while True:  # refused while the replica takes over; then the same batch lands once
                 try:
-                    await writing.append(contest, records[3:], 3)
+                    await setup.writing.append(contest, records[3:], 3)
                     break
                 except UnavailableError:
                     await asyncio.sleep(0.2)
         assert await reader == records
-        assert await writing.read(contest) == records
-    finally:
-        for closing in (reading, writing):
-            await closing.close()
-        await admin.aclose()
-        cluster.stop()
+        assert await setup.writing.read(contest) == records
+
+
+async def test_cluster_failover_to_a_replica_behind_the_reader_is_told(
+    tmp_path_factory: pytest.TempPathFactory, contest: str
+) -> None:
+    async with failing_over(tmp_path_factory) as setup:
+        subscription = setup.reading.subscribe(contest)
+        records = run(1, 5)
+        await setup.writing.append(contest, records[:3], 0)
+        primary = await setup.owner(contest)  # its replica holds versions 1-3
+        replica = await setup.its_replica(primary)
+        try:
+            # The replica loses its link and cannot get it back (a password the primary does not know): what
+            # the primary acknowledges from now on never reaches it.
+            await replica.config_set("masterauth", "not-the-primary-password")
+            assert await primary.client_kill_filter(_type="replica") >= 1
+            await setup.writing.append(contest, records[3:], 3)
+            async with asyncio.timeout(WAIT):
+                assert [await anext(subscription) for _ in records] == records
+            # The primary dies; the replica, at version 3, takes over its slots.
+            setup.kill(primary)
+            with pytest.raises(BehindError, match="at version 3, not 5"):
+                async with asyncio.timeout(WAIT):
+                    await anext(subscription)
+        finally:
+            await subscription.aclose()  # type: ignore[attr-defined]
+            for client in (primary, replica):
+                await client.aclose()
 
 
 SUFFIXES = ("events", "ids", "snapshot", "secret:seed", "notify")
