@@ -70,9 +70,7 @@ async def lose_the_head(server: AgonServer, store: MemoryStore) -> LostHead:
     for i in range(3):
         head = (await gm.command(contest, gm_adjust(-1, f"wound {i}"))).version
     await ann.wait_version(contest, head)
-    events = store._events[contest]  # the store comes back without the last acknowledged event
-    del store._ids[contest][events[-1].event_id]
-    del events[-1]
+    await lose_tail("memory:", store, contest, head - 1)  # the store comes back without the last acknowledged event
     elsewhere = ContestService(store)
     await elsewhere.load(contest)
     return LostHead(gm, ann, contest, token, head, len(ann.mirrors[contest].welcomes), elsewhere)
@@ -138,9 +136,7 @@ class ForgetfulStore(MemoryStore):
         written = await super().append(contest, records, expected_version)
         if self.lose_next:
             self.lose_next = False
-            for record in records:
-                del self._ids[contest][record.event_id]
-            del self._events[contest][expected_version:]
+            await lose_tail("memory:", self, contest, expected_version)
         return written
 
     async def load_snapshot(self, contest: str) -> Any:
@@ -148,6 +144,15 @@ class ForgetfulStore(MemoryStore):
             self.hold = False
             await self.released.wait()
         return await super().load_snapshot(contest)
+
+
+async def hold_the_reload(server: AgonServer, store: ForgetfulStore, contest: str) -> None:
+    """Start the feed's reload of the contest and hold it there: the feed keeps its old history meanwhile."""
+    feed = server.context.hub.get(contest)
+    assert feed is not None
+    store.hold = True
+    server.context.hub.spawn(feed.resync())
+    await asyncio.sleep(0.05)
 
 
 @dataclass
@@ -166,11 +171,7 @@ async def lagging_and_forgetful(start: Start) -> Lagging:
     server = await start(store, ack_wait=0.3)
     gm, created = await open_duel(server)
     head = (await gm.command(created.contest, gm_adjust(-1, "first"))).version
-    feed = server.context.hub.get(created.contest)
-    assert feed is not None
-    store.hold = True
-    server.context.hub.spawn(feed.resync())
-    await asyncio.sleep(0.05)
+    await hold_the_reload(server, store, created.contest)
     store.lose_next = True
     return Lagging(server, store, gm, created, head)
 
@@ -218,12 +219,8 @@ async def test_an_ack_waits_for_the_feed_reloading_a_contest_whose_store_lost_ev
     server = await start(store)
     lost = await lose_the_head(server, store)
     contest, head = lost.contest, lost.head
-    feed = server.context.hub.get(contest)
-    assert feed is not None
     welcomes = len(lost.gm.mirrors[contest].welcomes)
-    store.hold = True  # the feed's reload of the contest waits: it still holds the lost history meanwhile
-    server.context.hub.spawn(feed.resync())
-    await asyncio.sleep(0.05)
+    await hold_the_reload(server, store, contest)  # the feed still holds the lost history meanwhile
     # The GM's command is stored at the lost head's version, which the feed's lost history has already reached.
     sending = asyncio.create_task(lost.gm.command(contest, gm_adjust(-3, "after the loss")))
     await asyncio.sleep(0.3)
