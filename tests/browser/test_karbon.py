@@ -1,6 +1,6 @@
 """A Karbon scene in browsers against a real `agon serve`: the GM creates it through the form with physical
 dice, the player joins by link; both see the pool, the hands as dice, the chips and the victory track, and a
-round is played to a break the player picks with a button."""
+round is played to a break the player picks with a button; the next contest's numbers come from the seed's guides."""
 
 from __future__ import annotations
 
@@ -78,4 +78,27 @@ def test_a_karbon_round_is_played_in_browsers(agon_server: ServerFactory, pages:
         expect(page.get_by_test_id("outcome")).to_contain_text("won")
         expect(page.get_by_test_id("spent").locator("li.die")).to_have_count(7)
     expect(gm.get_by_test_id("start-contest")).to_contain_text("the pool holds what contest 1 left")
+
+    # the next contest's numbers worked out with the seed's guides: a difficult task (3) against a profile (+1)
+    # with several people (+1) and one other factor (+1) is 6 dice; a moderate contest (2) with a profile is 3 wins
+    start = gm.get_by_test_id("start-contest")
+    start.get_by_test_id("goal").fill("get the ledger off the boat")
+    start.get_by_test_id("ability").fill("Nerve")
+    start.get_by_test_id("level").fill("2")
+    start.get_by_label("Work the challenge out with the guide").check()
+    expect(start.get_by_test_id("challenge")).to_have_count(0)
+    guide = start.get_by_test_id("challenge-guide")
+    guide.get_by_label("The task is").select_option("difficult")
+    guide.get_by_label("A profile is involved (+1)").check()
+    guide.get_by_label("Opposed by").select_option("several")
+    guide.get_by_test_id("guide-factors").fill("1")
+    start.get_by_label("Work the consequence out with the guide").check()
+    guide = start.get_by_test_id("consequence-guide")
+    guide.get_by_label("The contest is").select_option("moderate")
+    guide.get_by_test_id("guide-profiles").fill("1")
+    assert_accessible(gm, "karbon contest guides")
+    start.get_by_role("button", name="Start the contest").click()
+    for page in (gm, ann):
+        expect(page.get_by_test_id("contest")).to_contain_text("Nerve 2 · challenge 6")
+        expect(page.get_by_test_id("track")).to_have_attribute("aria-label", "0 X, 0 O of 3")
     assert pages.errors == []

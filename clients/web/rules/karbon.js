@@ -175,29 +175,88 @@ function num(text) {
   return Number(String(text).trim() || "0");
 }
 
+// The seed's guides, for a GM who would rather answer its questions than count dice: the server works the
+// number out from the answers (and the view shows it once the contest starts).
+function newChallengeGuide() {
+  return { difficulty: "moderate", profile: false, element: false, opposition: "one", factors: "0" };
+}
+
+function newConsequenceGuide() {
+  return { scope: "minor", major_extra: "0", profiles: "0", assets: "0", fictional: "0" };
+}
+
+function ChallengeGuide({ guide, onChange }) {
+  const set = (key, value) => onChange({ ...guide, [key]: value });
+  return html`<fieldset class="guide" data-testid="challenge-guide">
+    <legend>The challenge guide</legend>
+    <${Select} label="The task is" name="guide-difficulty" value=${guide.difficulty} onChange=${(v) => set("difficulty", v)}
+      options=${[["easy", "easy (1)"], ["moderate", "moderate (2)"], ["difficult", "difficult (3)"]]} />
+    <${Check} label="A profile is involved (+1)" name="guide-profile" checked=${guide.profile} onChange=${(v) => set("profile", v)} />
+    <${Check} label="The profile has an applicable element (+1)" name="guide-element" checked=${guide.element} onChange=${(v) => set("element", v)} />
+    <${Select} label="Opposed by" name="guide-opposition" value=${guide.opposition} onChange=${(v) => set("opposition", v)}
+      options=${[["one", "one person or none (+0)"], ["several", "several people (+1)"], ["many", "many people (+2)"]]} />
+    <${Field} type="number" min="0" label="Other significant factors (+1 each)" name="guide-factors" value=${guide.factors}
+      onInput=${(v) => set("factors", v)} testid="guide-factors" />
+  </fieldset>`;
+}
+
+function ConsequenceGuide({ guide, onChange }) {
+  const set = (key, value) => onChange({ ...guide, [key]: value });
+  return html`<fieldset class="guide" data-testid="consequence-guide">
+    <legend>The consequence guide</legend>
+    <${Select} label="The contest is" name="guide-scope" value=${guide.scope} onChange=${(v) => set("scope", v)}
+      options=${[["minor", "minor (1 win)"], ["moderate", "moderate (2)"], ["major", "major (3)"]]} />
+    ${guide.scope === "major" && html`<${Field} type="number" min="0" label="A major contest needing more wins (+1 each)" name="guide-major-extra"
+      value=${guide.major_extra} onInput=${(v) => set("major_extra", v)} />`}
+    <${Field} type="number" min="0" label="Profiles involved (+1 each)" name="guide-profiles" value=${guide.profiles}
+      onInput=${(v) => set("profiles", v)} testid="guide-profiles" />
+    <${Field} type="number" min="0" label="Requisite assets, paid or not (+1 each)" name="guide-assets" value=${guide.assets}
+      onInput=${(v) => set("assets", v)} />
+    <${Field} type="number" min="0" max="2" label="More work but not harder (+0 to +2)" name="guide-fictional" value=${guide.fictional}
+      onInput=${(v) => set("fictional", v)} />
+  </fieldset>`;
+}
+
 function StartForm({ act, previous }) {
   const [goal, setGoal] = useState("");
   const [ability, setAbility] = useState("");
   const [level, setLevel] = useState("3");
   const [challenge, setChallenge] = useState("2");
   const [consequence, setConsequence] = useState("1");
+  const [challengeGuide, setChallengeGuide] = useState(null); // null: the GM types the number
+  const [consequenceGuide, setConsequenceGuide] = useState(null);
   const [peril, setPeril] = useState("0");
   const [injuries, setInjuries] = useState("0");
-  const send = () =>
-    act({ type: "karbon.start_contest", goal, ability, level: num(level), challenge: num(challenge), consequence: num(consequence), peril: num(peril), injuries: num(injuries) });
+  const send = () => {
+    const command = { type: "karbon.start_contest", goal, ability, level: num(level), peril: num(peril), injuries: num(injuries) };
+    if (challengeGuide) command.challenge_guide = { ...challengeGuide, factors: num(challengeGuide.factors) };
+    else command.challenge = num(challenge);
+    if (consequenceGuide) {
+      const { scope, ...counts } = consequenceGuide;
+      command.consequence_guide = { scope, ...Object.fromEntries(Object.entries(counts).map(([k, v]) => [k, num(v)])) };
+    } else command.consequence = num(consequence);
+    return act(command);
+  };
   return html`<${ActionForm} run=${send} label="Start the contest" testid="start-contest">
     <h3>A new contest${previous ? ` (the pool holds what contest ${previous} left)` : ""}</h3>
     <div class="grid">
       <${Field} label="Goal" name="goal" value=${goal} onInput=${setGoal} testid="goal" />
       <${Field} label="Ability" name="ability" value=${ability} onInput=${setAbility} testid="ability" />
       <${Field} type="number" min="0" label="Level (the agent's dice)" name="level" value=${level} onInput=${setLevel} testid="level" />
-      <${Field} type="number" min="1" label="Challenge (the narrator's dice)" name="challenge" value=${challenge} onInput=${setChallenge}
-        hint="1 easy, 2 moderate, 3 difficult; +1 a profile, +1 its element, +1/+2 several/many opponents, +1 per factor." testid="challenge" />
-      <${Field} type="number" min="1" label="Consequence (wins on the track)" name="consequence" value=${consequence} onInput=${setConsequence}
-        hint="1 minor, 2 moderate, 3+ major; +1 per profile and per requisite asset." testid="consequence" />
+      ${!challengeGuide && html`<${Field} type="number" min="1" label="Challenge (the narrator's dice)" name="challenge" value=${challenge}
+        onInput=${setChallenge} hint="1 easy, 2 moderate, 3 difficult; +1 a profile, +1 its element, +1/+2 several/many opponents, +1 per factor."
+        testid="challenge" />`}
+      ${!consequenceGuide && html`<${Field} type="number" min="1" label="Consequence (wins on the track)" name="consequence" value=${consequence}
+        onInput=${setConsequence} hint="1 minor, 2 moderate, 3+ major; +1 per profile and per requisite asset." testid="consequence" />`}
       <${Field} type="number" min="0" max="2" label="Peril" name="peril" value=${peril} onInput=${setPeril} hint="0–2." testid="peril-input" />
       <${Field} type="number" min="0" label="Applicable injuries" name="injuries" value=${injuries} onInput=${setInjuries} hint="Added to the peril." />
     </div>
+    <${Check} label="Work the challenge out with the guide" name="use-challenge-guide" checked=${challengeGuide !== null}
+      onChange=${(on) => setChallengeGuide(on ? newChallengeGuide() : null)} />
+    ${challengeGuide && html`<${ChallengeGuide} guide=${challengeGuide} onChange=${setChallengeGuide} />`}
+    <${Check} label="Work the consequence out with the guide" name="use-consequence-guide" checked=${consequenceGuide !== null}
+      onChange=${(on) => setConsequenceGuide(on ? newConsequenceGuide() : null)} />
+    ${consequenceGuide && html`<${ConsequenceGuide} guide=${consequenceGuide} onChange=${setConsequenceGuide} />`}
   <//>`;
 }
 
