@@ -1,4 +1,6 @@
-"""The pure core imports no I/O: no asyncio, sockets, Redis, sqlite, clock or randomness."""
+"""The pure core imports no I/O: no asyncio, sockets, Redis, sqlite, clock or randomness. The Python client's
+sans-I/O core (message handling and the mirrored view) is held to the same rule, so any event loop or test
+can drive it."""
 
 from __future__ import annotations
 
@@ -9,6 +11,7 @@ import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 PURE = [ROOT / "server" / "engine", ROOT / "server" / "rules", ROOT / "protocol"]
+CLIENT_CORE = [ROOT / "clients" / "python" / "core.py", ROOT / "clients" / "python" / "mirror.py"]
 FORBIDDEN = {
     "asyncio",
     "socket",
@@ -41,7 +44,9 @@ def imports(path: Path) -> set[str]:
 
 
 @pytest.mark.parametrize(
-    "path", [p for d in PURE for p in sorted(d.rglob("*.py"))], ids=lambda p: str(p.relative_to(ROOT))
+    "path",
+    [p for d in PURE for p in sorted(d.rglob("*.py"))] + CLIENT_CORE,
+    ids=lambda p: str(p.relative_to(ROOT)),
 )
 def test_pure_modules_import_no_io(path: Path) -> None:
     bad = {m for m in imports(path) if any(m == f or m.startswith(f + ".") for f in FORBIDDEN)}
