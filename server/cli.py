@@ -92,7 +92,13 @@ def parser() -> argparse.ArgumentParser:
     replay.add_argument("--at", type=_version, default=None, help="stop at this version")
     replay.add_argument("--as", dest="viewer", default="gm", help="gm | player:SEAT | spectator")
     shape = replay.add_mutually_exclusive_group()
-    shape.add_argument("--json", action="store_const", const="json", dest="format", help="JSON lines for machines")
+    shape.add_argument(
+        "--json",
+        action="store_const",
+        const="json",
+        dest="format",
+        help='one JSON document for machines, {"timeline": [...], "view": {...}} (same as --format json)',
+    )
     shape.add_argument("--format", choices=["text", "markdown", "json"], default="text")
 
     admin = commands.add_parser("admin", help="operate the store: list, archive, rotate the token secret")

@@ -21,12 +21,14 @@ import msgspec
 import pytest
 
 from protocol import errors, messages
-from protocol.codec import canonical, decode
+from protocol.codec import canonical, convert, decode, encode
 from protocol.patch import apply, view_hash
 from protocol.schema import GENERATED, asyncapi, schema
+from protocol.views import ContestView
 from server import rules
 from server.net.auth import Tokens
 from server.rules.extended import codes as extended_codes
+from server.store import port as store_port
 
 ROOT = Path(__file__).resolve().parents[2]
 DOCS = ROOT / "docs"
@@ -62,18 +64,42 @@ def test_every_example_is_a_real_message_and_every_message_has_one() -> None:
     assert tags == every, f"messages without an example in docs/protocol.md: {sorted(every - tags)}"
 
 
+def written(message: Any) -> Any:
+    """A message as the server's encoder writes it: every member, defaulted ones included."""
+    return json.loads(encode(message))
+
+
+def test_every_server_example_holds_exactly_the_members_the_server_writes() -> None:
+    """Decoding fills a member an example leaves out with its default: re-encoded, the example must come back
+    unchanged, key for key, down to the views' members (a missing member or an extra one fails)."""
+    for block in message_blocks():
+        message = decoded(block)
+        if not isinstance(message, messages.ServerMessage):
+            continue  # a client may leave defaulted members out
+        assert written(message) == block, f"the {block['type']} example differs from what the server writes"
+        if block.get("view") is not None:
+            view = convert(block["view"], ContestView)
+            assert written(view) == block["view"], f"the {block['type']} example's view is not a whole view"
+    view = next(b for b in message_blocks() if b["type"] == "welcome" and b["view"])["view"]
+    for patch in (b for b in message_blocks() if b["type"] == "patch"):
+        view = apply(copy.deepcopy(view), decode(json.dumps(patch), messages.Patch).ops)
+        assert written(convert(view, ContestView)) == view, "a patch example does not lead to a whole view"
+
+
 def test_the_examples_hashes_chain_from_welcome_to_patch_to_resume() -> None:
     by_type: dict[str, list[Any]] = {}
     for block in message_blocks():
         by_type.setdefault(block["type"], []).append(block)
     fresh, resumed = by_type["welcome"]
     assert fresh["view"] is not None and view_hash(fresh["view"]) == fresh["view_hash"]
-    [patch] = by_type["patch"]
-    assert patch["from"] == fresh["version"]
-    ops = decode(json.dumps(patch), messages.Patch).ops
-    after = apply(copy.deepcopy(fresh["view"]), ops)
-    assert view_hash(after) == patch["view_hash"] and after["version"] == patch["to"]
-    assert resumed["view"] is None and resumed["version"] == patch["to"] and resumed["view_hash"] == patch["view_hash"]
+    live, missed = by_type["patch"]
+    assert live["from"] == fresh["version"]
+    after = apply(copy.deepcopy(fresh["view"]), decode(json.dumps(live), messages.Patch).ops)
+    assert view_hash(after) == live["view_hash"] and after["version"] == live["to"]
+    assert resumed["view"] is None and resumed["version"] == live["to"] and resumed["view_hash"] == live["view_hash"]
+    assert missed["from"] == resumed["version"] and "notices" not in missed  # the resume's patch tells nothing
+    head = apply(after, decode(json.dumps(missed), messages.Patch).ops)
+    assert view_hash(head) == missed["view_hash"] and head["version"] == missed["to"]
     spectator = fresh["view"]["rules"]["contestants"]
     assert all(c["ap"] is None for c in spectator)  # the example shows a spectator's view, as the text says
 
@@ -133,9 +159,22 @@ def codes_in(module: Any) -> set[str]:
     return {v for k, v in vars(module).items() if k.isupper() and isinstance(v, str) and "/" in v}
 
 
+def store_codes() -> set[str]:
+    """The codes of the store's refusals, which reach a client as they are (``StoreError.code``)."""
+    found = {
+        error.code
+        for error in vars(store_port).values()
+        if isinstance(error, type) and issubclass(error, store_port.StoreError)
+    }
+    assert "store/error" in found
+    return found
+
+
 def test_every_error_code_is_documented() -> None:
-    """The engine's codes in docs/protocol.md's table; a ruleset's own codes there or on its page in docs/rules/."""
-    missing = sorted(code for code in codes_in(errors) if f"| `{code}` |" not in PROTOCOL)
+    """The engine's and the store's codes in docs/protocol.md's table; a ruleset's own codes there or on its page
+    in docs/rules/."""
+    engine = codes_in(errors) | store_codes()
+    missing = sorted(code for code in engine if f"| `{code}` |" not in PROTOCOL)
     assert codes_in(extended_codes)
     for ruleset in pkgutil.iter_modules(rules.__path__):
         with contextlib.suppress(ModuleNotFoundError):
