@@ -154,10 +154,12 @@ def _roll(state: ContingencyState, command: c.Roll, ctx: Context) -> list[c.Even
     if planned.name in fighter.performed and not _repeatable(state, planned.name):
         raise Refused(codes.REPEATED_ACTION, f"action: {fighter.name} already performed {planned.name} this round")
     out: list[c.Event] = []
+    here = fighter.zone  # where the action resolves: after its step
     if command.step is not None:
         out.append(_step(state, fighter, planned, command.step))
+        here = command.step.zone or here
     difficulty = planned.difficulty
-    barrier = _barrier_crossed(state, fighter.zone, planned)
+    barrier = _barrier_crossed(state, here, planned)
     if difficulty is None and barrier is not None:
         difficulty = barrier.difficulty
     dice = ctx.dice.roll(fighter.dice, command.faces)

@@ -172,3 +172,33 @@ def test_moving_out_of_a_plus_2_zone_into_a_plus_1_zone_costs_4(result: int, mov
         assert table.events(table.do(GM, move)) == [c.Moved(character="shawn", path=["scree"], cost=4)]
     else:  # 1 + 2 = 3: one short
         assert table.refused(GM, move) == codes.NOT_ENOUGH_MOVEMENT_POINTS
+
+
+def _gorge() -> Table:
+    """path — ledge — far side: open ground to the ledge, a Hard (6) crevasse beyond it."""
+    zones, connections = line("path", "ledge")
+    zones.append(c.Zone(id="far_side", name="Far side"))
+    crevasse = c.Barrier(difficulty=6, action="Leap", note="a wide crevasse")
+    connections.append(c.Connection(a="ledge", b="far_side", barrier=crevasse))
+    table = Table(encounter(zones, [c.Character(id="aial", name="Aial", zone="path")], connections))
+    table.announce({"aial": (GM, ["Leap"])})
+    table.do(GM, c.SetTarget(action="aial.1", target="far_side"))
+    return table
+
+
+def test_a_step_to_the_edge_then_a_leap_is_judged_from_the_edge() -> None:
+    """Aial steps onto the ledge with the Leap: the crevasse beside the ledge sets the Hard (6)."""
+    table = _gorge()
+    events = table.events(table.do(GM, c.Roll(step=c.Step(zone="ledge"), faces=[6, 6, 1])))
+    assert events[0] == c.StepTaken(character="aial", action="aial.1", step=c.Step(zone="ledge"))
+    assert events[1].difficulty == 6 and events[2].result == 6 and events[2].success is True
+    assert events[3] == c.Placed(character="aial", zone="far_side", reason="crossed")
+    assert table.state.fighters["aial"].zone == "far_side"
+
+
+def test_a_step_to_the_edge_then_a_short_leap_stays_on_the_edge() -> None:
+    table = _gorge()
+    events = table.events(table.do(GM, c.Roll(step=c.Step(zone="ledge"), faces=[2, 5, 9])))
+    assert events[1].difficulty == 6 and events[2].result == 5 and events[2].success is False
+    assert not any(isinstance(e, c.Placed) for e in events)
+    assert table.state.fighters["aial"].zone == "ledge"
