@@ -202,3 +202,37 @@ def test_a_step_to_the_edge_then_a_short_leap_stays_on_the_edge() -> None:
     assert events[1].difficulty == 6 and events[2].result == 5 and events[2].success is False
     assert not any(isinstance(e, c.Placed) for e in events)
     assert table.state.fighters["aial"].zone == "ledge"
+
+
+def test_the_rickety_bridge_gives_way_and_the_party_jumps_to_safety() -> None:
+    """Environmental action: the planks give way; a jump to safety (Triggered) or a fall into the chasm."""
+    zones, connections = line("bridge", "cliff")
+    zones.append(c.Zone(id="chasm", name="Chasm"))
+    jump = c.ActionDef(name="Jump to Safety", type="Triggered")
+    party = [c.Character(id=n, name=n.capitalize(), zone="bridge") for n in ("ann_pc", "bob_pc")]
+    table = Table(
+        encounter(
+            zones,
+            party,
+            connections,
+            players={"ann": ["ann_pc"], "bob": ["bob_pc"]},
+            actions=[jump, c.ActionDef(name="Leap", type="Movement")],
+            players_type_faces=True,
+        )
+    )
+    table.announce({"ann_pc": (ANN, []), "bob_pc": (BOB, [])})
+    table.do(GM, c.Environmental(text="the planks give way beneath your feet"))
+    leap = c.Perform(character="ann_pc", action="Leap", kind="triggered", faces=[6, 6, 6])
+    assert table.refused(ANN, leap) == codes.NOT_TRIGGERED  # a Movement action is announced, not triggered
+    safe = table.events(
+        table.do(GM, c.Perform(character="ann_pc", action=jump.name, kind="triggered", difficulty=5, faces=[5, 6, 2]))
+    )
+    assert safe[1].result == 5 and safe[1].success is True
+    table.do(GM, c.Place(character="ann_pc", zone="cliff"))
+    fall = table.events(
+        table.do(GM, c.Perform(character="bob_pc", action=jump.name, kind="triggered", difficulty=5, faces=[1, 4, 9]))
+    )
+    assert fall[1].result == 4 and fall[1].success is False
+    table.do(GM, c.RemoveZone(zone="bridge", placements={"bob_pc": "chasm"}))
+    where = {ch.id: ch.zone for ch in table.view(SPECTATOR).rules.characters}
+    assert where == {"ann_pc": "cliff", "bob_pc": "chasm"}
