@@ -38,6 +38,8 @@ class ActionDef(_Part, frozen=True):
     type: ActionType
     instant: bool = False  # the Instant trait: part of the action it follows, no penalty, may repeat
     repeatable: bool = False  # a talent or condition lets it be performed more than once a round
+    attribute: str | None = None  # the attribute and skill it is rolled with, unless a roll names others
+    skill: str | None = None
 
 
 class Barrier(_Part, frozen=True):
@@ -62,12 +64,21 @@ class Connection(_Part, frozen=True):
     barrier: Barrier | None = None
 
 
+class SkillDice(_Part, frozen=True):
+    """The sizes of the three dice a character rolls with one attribute and one skill."""
+
+    attribute: str
+    skill: str
+    dice: list[int]
+
+
 class Character(_Part, frozen=True):
     id: str
     name: str
     zone: str
-    dice: list[int] = msgspec.field(default_factory=lambda: [10, 10, 10])  # the three dice of a skill roll
+    dice: list[int] = msgspec.field(default_factory=lambda: [10, 10, 10])  # a roll with no attribute and skill
     actions: list[str] = []  # its action cards (names from the table's actions); empty: all of them
+    skills: list[SkillDice] = []  # its dice per attribute and skill (a roll made with them uses these sizes)
 
 
 class Thing(_Part, frozen=True):
@@ -241,11 +252,14 @@ class Step(_Part, frozen=True):
 
 
 class Roll(_Msg, frozen=True, tag="contingency.roll"):
-    """Resolve an action: the next one (``action`` None) or the one named. Physical dice: ``faces``."""
+    """Resolve an action: the next one (``action`` None) or the one named. Physical dice: ``faces``.
+    ``attribute`` and ``skill``: what it is rolled with, if not the action's own (the dice's sizes)."""
 
     action: str | None = None
     step: Step | None = None
     faces: list[int] | None = None
+    attribute: str | None = None
+    skill: str | None = None
 
 
 class Perform(_Msg, frozen=True, tag="contingency.perform"):
@@ -258,6 +272,8 @@ class Perform(_Msg, frozen=True, tag="contingency.perform"):
     target: str | None = None
     difficulty: int | None = None
     faces: list[int] | None = None
+    attribute: str | None = None
+    skill: str | None = None
 
 
 class TakePenalty(_Msg, frozen=True, tag="contingency.take_penalty"):
@@ -478,6 +494,8 @@ class ActionRolled(_Msg, frozen=True, tag="contingency.action_rolled"):
     difficulty: int | None
     penalty: int  # points to take off the dice: −2 per earlier action this round, plus a change penalty
     dice: Dice
+    attribute: str | None = None  # rolled with (None: the character's default dice)
+    skill: str | None = None
 
 
 class ActionResolved(_Msg, frozen=True, tag="contingency.action_resolved"):
@@ -597,6 +615,8 @@ class CharacterView(msgspec.Struct, frozen=True):
     movement_points: int | None  # left from this round's Reposition
     omens: int  # omens of the last roll not yet taken
     granted: list[str]  # actions an omen taken lets it perform as Instant actions now
+    dice: list[int]  # the sizes of a roll made with no attribute and skill
+    skills: list[str]  # "attribute/skill" pairs it has dice for (a roll names one with attribute and skill)
 
 
 class ActionView(msgspec.Struct, frozen=True):

@@ -1,6 +1,7 @@
 """A Contingency encounter in the browser: the GM creates it from the form, the zone map is drawn for every
-page, the GM splits a zone on the map and everyone's map changes live; face-down intents show only their
-types to others; the replay viewer shows the map as it was before the split."""
+page, the GM splits, disconnects, re-terrains and removes zones on the map and everyone's map changes live;
+face-down intents show only their types to others; the replay viewer shows the map as it was before the
+split."""
 
 from __future__ import annotations
 
@@ -15,7 +16,9 @@ def create(gm: Page) -> None:
     gm.get_by_label("Ruleset", exact=True).select_option("contingency")
     gm.get_by_label("Title", exact=True).fill("The ford")
     gm.get_by_label("Dice", exact=True).select_option("physical")
-    gm.get_by_test_id("zones").fill("Forest Clearing | Exposed\nRiver Rapids | Forced Movement | 1\nNarrow Corridor")
+    gm.get_by_test_id("zones").fill(
+        "Forest Clearing | Exposed\nRiver Rapids | Forced Movement | 1 | Narrow Corridor\nNarrow Corridor"
+    )
     gm.get_by_test_id("connections").fill("Forest Clearing -- River Rapids\nRiver Rapids -- Narrow Corridor | Leap 6")
     gm.get_by_test_id("characters").fill("Ellis @ Forest Clearing | Ann\nGoblin @ Forest Clearing")
     gm.get_by_label("Intent", exact=True).select_option("face_down")
@@ -33,6 +36,7 @@ def test_the_map_changes_for_everyone_when_the_gm_splits_a_zone(agon_server: Ser
     for page in (gm, ann, watcher):
         expect(page.get_by_test_id("zone-forest-clearing")).to_contain_text("Exposed")
         expect(page.get_by_test_id("zone-river-rapids")).to_contain_text("+1 MP")
+        expect(page.get_by_test_id("zone-river-rapids")).to_contain_text("sweeps to Narrow Corridor")
         expect(page.get_by_test_id("link-narrow-corridor~river-rapids")).to_contain_text("Leap 6")
         expect(page.get_by_test_id("token-ellis")).to_be_visible()
     assert_accessible(ann, "player's zone map")
@@ -61,6 +65,21 @@ def test_the_map_changes_for_everyone_when_the_gm_splits_a_zone(agon_server: Ser
         expect(page.get_by_test_id("link-river-rapids~south-clearing")).to_have_count(1)
         expect(page.get_by_test_id("character-ellis")).to_contain_text("in North Clearing")
         expect(page.get_by_test_id("character-goblin")).to_contain_text("in South Clearing")
+    # the GM cuts the south clearing off from the rapids
+    gm.get_by_test_id("zone-south-clearing").click()
+    gm.get_by_label("Zone to disconnect from").select_option("river-rapids")
+    gm.get_by_test_id("disconnect").get_by_role("button", name="Disconnect").click()
+    for page in (ann, watcher):
+        expect(page.get_by_test_id("link-river-rapids~south-clearing")).to_have_count(0)
+        expect(page.get_by_test_id("link-north-clearing~south-clearing")).to_have_count(1)
+    # the north clearing turns to mud (+2) that slides into the south clearing
+    gm.get_by_test_id("zone-north-clearing").click()
+    gm.get_by_label("Movement modifier (extra movement points)").fill("2")
+    gm.get_by_label("Forced Movement sweeps into").select_option("south-clearing")
+    gm.get_by_role("button", name="Set the movement modifier").click()
+    for page in (ann, watcher):
+        expect(page.get_by_test_id("zone-north-clearing")).to_contain_text("+2 MP")
+        expect(page.get_by_test_id("zone-north-clearing")).to_contain_text("sweeps to South Clearing")
     # a new zone beside the north clearing, and the goblin placed in it
     gm.get_by_test_id("zone-north-clearing").click()
     gm.get_by_label("New zone's name").fill("Ledge")
@@ -71,6 +90,25 @@ def test_the_map_changes_for_everyone_when_the_gm_splits_a_zone(agon_server: Ser
     gm.get_by_role("button", name="Place here").click()
     expect(ann.get_by_test_id("character-goblin")).to_contain_text("in Ledge")
     screenshot(watcher, "contingency-map")
+    # the ledge crumbles: the GM chooses where the goblin goes (not simply the first other zone)
+    gm.get_by_label("Where Goblin goes").select_option("south-clearing")
+    gm.get_by_test_id("remove-zone").get_by_role("button", name="Remove the zone").click()
+    for page in (ann, watcher):
+        expect(page.get_by_test_id("zone-ledge")).to_have_count(0)
+        expect(page.get_by_test_id("character-goblin")).to_contain_text("in South Clearing")
+    # an owl swoops into the south clearing, engages the goblin, and flies off
+    gm.get_by_test_id("zone-south-clearing").click()
+    gm.get_by_label("New character's name", exact=False).fill("Owl")
+    gm.get_by_role("button", name="Add the character").click()
+    expect(watcher.get_by_test_id("character-owl")).to_contain_text("in South Clearing")
+    gm.get_by_label("One character").select_option("owl")
+    gm.get_by_label("The other character").select_option("goblin")
+    gm.get_by_role("button", name="Engage them", exact=True).click()
+    expect(watcher.get_by_test_id("engaged-goblin-owl")).to_have_count(1)
+    gm.get_by_label("Character to remove").select_option("owl")
+    gm.get_by_role("button", name="Remove the character").click()
+    expect(watcher.get_by_test_id("token-owl")).to_have_count(0)
+    expect(ann.get_by_test_id("engaged-goblin-owl")).to_have_count(0)
 
     # Ann resolves the Strike (9-9: an omen), takes the omen to strike again as an instant action
     ann.get_by_test_id("faces").fill("2 9 9")

@@ -1,5 +1,6 @@
-"""A Contingency encounter through a real `agon serve`: face-down secrecy byte for byte, and two rounds
-with three players, an environmental action, a zone split, a rewind and an exported log that replays."""
+"""A Contingency encounter through a real `agon serve`: face-down secrecy byte for byte, and two full rounds
+with three players, a barrier no step or move crosses, environmental actions, a zone split, a rewind and an
+exported log that replays."""
 
 from __future__ import annotations
 
@@ -21,7 +22,8 @@ COMMON = ["Strike", "Shoot", "Taunt", "Reposition", "Leap", "Defend"]
 
 
 def _encounter(mode: c.IntentMode) -> CreateContest:
-    """The ford: a bank, the river and a far shore; Rook (Ann), Wren (Bob) and Moss (Cat) against a bandit."""
+    """The ford: a bank, the river and a far shore, and a rock in the river across a Hard (6) Leap; Rook
+    (Ann), Wren (Bob) and Moss (Cat) against a bandit."""
     actions = [c.ActionDef(FEINT, "Influence"), *(a for a in DEFAULT_ACTIONS if a.name in COMMON)]
     return CreateContest(
         ruleset="contingency",
@@ -38,8 +40,13 @@ def _encounter(mode: c.IntentMode) -> CreateContest:
                 c.Zone(id="bank", name="Bank"),
                 c.Zone(id="river", name="River", traits=["Forced Movement"], modifier=1),
                 c.Zone(id="shore", name="Far shore"),
+                c.Zone(id="rock", name="Rock"),
             ],
-            connections=[c.Connection(a="bank", b="river"), c.Connection(a="river", b="shore")],
+            connections=[
+                c.Connection(a="bank", b="river"),
+                c.Connection(a="river", b="shore"),
+                c.Connection(a="river", b="rock", barrier=c.Barrier(difficulty=6, action="Leap")),
+            ],
             characters=[
                 c.Character(id="rook", name="Rook", zone="bank", actions=[FEINT, *COMMON]),
                 c.Character(id="wren", name="Wren", zone="bank", actions=COMMON),
@@ -158,7 +165,11 @@ async def test_two_rounds_a_split_a_rewind_and_a_replay_that_matches(
         for doc in await all_at(revealed.version):
             assert [a["id"] for a in doc["rules"]["actions"]] == ["rook.1", "moss.1", "rook.2", "wren.1"]
         await ann.command(contest, c.Roll(faces=[5, 7, 2]))  # Taunt: result 5
+        # a step never crosses a barrier: the Leap onto the rock needs its own roll
+        across = c.Roll(step=c.Step(zone="rock"), faces=[4, 4, 9])
+        await _refused(cat, contest, across, "rules/barrier")
         await cat.command(contest, c.Roll(faces=[4, 4, 9]))  # Reposition: 1 + 4 = 5 movement points
+        await _refused(cat, contest, c.Move(character="moss", path=["rock"]), "rules/barrier")  # nor do points
         moved = await cat.command(contest, c.Move(character="moss", path=["shore"]))  # 2 + 1 (the river's)
         await ann.command(contest, c.Roll(step=c.Step(engage="bandit"), faces=[1, 4, 9]))  # Strike at −2
         penalty = await ann.command(contest, c.TakePenalty(reductions=[0, 1, 1]))
@@ -167,7 +178,7 @@ async def test_two_rounds_a_split_a_rewind_and_a_replay_that_matches(
             assert doc["rules"]["ranges"]["rook"]["bandit"] == "engaged"
             assert _zones(doc)["shore"] == ["moss"]
         assert moved.version < penalty.version
-        # Wren is engaged with the bandit: no step; and nothing crosses the Leap barrier by a step
+        # Wren is engaged with the bandit: no step
         await _refused(bob, contest, c.Roll(step=c.Step(zone="river"), faces=[8, 8, 8]), "rules/engaged")
         await bob.command(contest, c.Roll(faces=[8, 8, 8]))
         env = await gm.command(contest, c.Environmental(text="the river bursts its banks"))
@@ -188,7 +199,8 @@ async def test_two_rounds_a_split_a_rewind_and_a_replay_that_matches(
             ),
         )
         for doc in await all_at(split.version):
-            assert _zones(doc) == {"river": [], "shore": ["moss"], "upper": ["rook", "bandit"], "lower": ["wren"]}
+            zones = {"river": [], "shore": ["moss"], "rock": [], "upper": ["rook", "bandit"], "lower": ["wren"]}
+            assert _zones(doc) == zones
             assert doc["rules"]["ranges"]["rook"]["bandit"] == "engaged"
             assert doc["rules"]["ranges"]["wren"]["bandit"] == "near"
         await gm.command(contest, c.OpenIntent())
@@ -204,10 +216,35 @@ async def test_two_rounds_a_split_a_rewind_and_a_replay_that_matches(
             assert doc["rules"] == before["rules"]
             assert "upper" not in _zones(doc)
 
-        # Round 2 again, another way, then the GM concludes the encounter.
+        # Round 2 again, another way, played through: the scene, intent, every action, the environment.
         await gm.command(contest, c.AddTrait(zone="river", trait="Flooded"))
+        await gm.command(contest, c.SetScene(text="The river floods", foreshadow="the bank is crumbling"))
         await gm.command(contest, c.OpenIntent())
-        await gm.command(contest, CloseDeclarations())
+        await cat.command(contest, Declare(participant="moss", payload=c.Intent(actions=["Taunt"])))
+        await ann.command(contest, Declare(participant="rook", payload=c.Intent(actions=["Strike"])))
+        await bob.command(contest, Declare(participant="wren", payload=c.Intent(actions=["Strike"])))
+        revealed = await gm.command(contest, Declare(participant="bandit", payload=c.Intent(actions=["Strike"])))
+        for doc in await all_at(revealed.version):
+            assert doc["rules"]["round"] == 2 and doc["rules"]["phase"] == "resolving"
+            assert [a["id"] for a in doc["rules"]["actions"]] == ["moss.1", "rook.1", "wren.1", "bandit.1"]
+        await cat.command(contest, c.Roll(faces=[5, 5, 5]))  # Taunt (Influence) first
+        await ann.command(contest, c.Roll(faces=[6, 6, 6]))
+        await bob.command(contest, c.Roll(faces=[7, 7, 7]))
+        last = await gm.command(contest, c.Roll(faces=[2, 3, 4]))  # the bandit's Strike: the queue is empty
+        for doc in await all_at(last.version):
+            results = {a["id"]: (a["status"], a["result"]) for a in doc["rules"]["actions"]}
+            assert results == {
+                "moss.1": ("resolved", 5),
+                "rook.1": ("resolved", 6),
+                "wren.1": ("resolved", 7),
+                "bandit.1": ("resolved", 3),
+            }
+            assert doc["rules"]["phase"] == "environment"
+        await gm.command(contest, c.Environmental(text="the bank crumbles into the flood"))
+        round_three = await gm.command(contest, c.EndRound())
+        for doc in await all_at(round_three.version):
+            assert doc["rules"]["round"] == 3 and doc["rules"]["phase"] == "scene"
+            assert "Flooded" in next(z for z in doc["rules"]["zones"] if z["id"] == "river")["traits"]
         concluded = await gm.command(contest, Conclude())
         final = (await gm.wait_version(contest, concluded.version)).doc
         assert final is not None

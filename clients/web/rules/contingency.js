@@ -15,7 +15,7 @@ const PHASES = {
 
 function newSetup() {
   return {
-    zones: "Forest Clearing | Exposed\nRiver Rapids | Forced Movement | 1\nNarrow Corridor | Limited Space, Intimidating",
+    zones: "Forest Clearing | Exposed\nRiver Rapids | Forced Movement | 1 | Narrow Corridor\nNarrow Corridor | Limited Space, Intimidating",
     connections: "Forest Clearing -- River Rapids\nRiver Rapids -- Narrow Corridor | Leap 6",
     characters: "Ellis @ Forest Clearing | Player 1\nGoblin @ Forest Clearing",
     intent: "public",
@@ -25,7 +25,7 @@ function newSetup() {
 }
 
 const HINTS = {
-  zones: "One zone a line: Name | traits, comma separated | movement modifier (extra movement points).",
+  zones: "One zone a line: Name | traits, comma separated | movement modifier (extra movement points) | the zone a Forced Movement zone sweeps into.",
   connections: "One a line: Zone -- Zone, optionally | Action difficulty for a barrier (e.g. | Leap 6).",
   characters: "One a line: Name @ Zone | Player's name (no player: run by the GM).",
 };
@@ -68,12 +68,12 @@ function buildContest(setup) {
   const taken = new Set();
   const zoneIds = new Map();
   const zones = lines(setup.zones).map((line) => {
-    const [name, traits = "", modifier = "0"] = line.split("|").map((p) => p.trim());
+    const [name, traits = "", modifier = "0", sweeps = ""] = line.split("|").map((p) => p.trim());
     const id = slug(name, taken);
     zoneIds.set(name.toLowerCase(), id);
     const mod = Number(modifier || "0");
     if (!Number.isInteger(mod) || mod < 0) errors.zones = `${name}: the modifier is a whole number, 0 or more`;
-    return { id, name, traits: traits.split(",").map((t) => t.trim()).filter(Boolean), modifier: mod };
+    return { id, name, traits: traits.split(",").map((t) => t.trim()).filter(Boolean), modifier: mod, sweeps };
   });
   if (zones.length === 0) errors.zones = "An encounter needs at least one zone.";
   const zoneOf = (name, key) => {
@@ -81,6 +81,10 @@ function buildContest(setup) {
     if (!id) errors[key] = `No zone named “${name.trim()}”.`;
     return id ?? "";
   };
+  for (const zone of zones) {
+    if (zone.sweeps) zone.forced_to = zoneOf(zone.sweeps, "zones");
+    delete zone.sweeps;
+  }
   const connections = lines(setup.connections).map((line) => {
     const [pair, barrier = ""] = line.split("|").map((p) => p.trim());
     const [a = "", b = ""] = pair.split("--");
@@ -220,7 +224,7 @@ function ZoneMap({ view, editable }) {
       })}
       ${rules.zones.map((z) => {
         const p = at[z.id];
-        const traits = [...z.traits, z.modifier ? `+${z.modifier} MP` : ""].filter(Boolean).join(" · ");
+        const traits = [...z.traits, z.modifier ? `+${z.modifier} MP` : "", z.forced_to ? `sweeps to ${who[z.forced_to] ?? z.forced_to}` : ""].filter(Boolean).join(" · ");
         const pick = () => select(z.id);
         const control = editable
           ? { tabindex: "0", role: "button", "aria-label": `${z.name}${traits ? ` (${traits})` : ""}`, "aria-pressed": current === z.id ? "true" : "false" }
@@ -313,6 +317,7 @@ function RollForm({ view, act, action, gm }) {
   const me = rules.characters.find((c) => c.id === action.character);
   const [typed, setTyped] = useState("");
   const [step, setStep] = useState("");
+  const [using, setUsing] = useState("");
   const here = rules.zones.find((z) => z.id === me.zone);
   const steps = [["", "no step"]];
   for (const k of rules.connections) {
@@ -328,10 +333,13 @@ function RollForm({ view, act, action, gm }) {
       const [kind, target] = step.split(":");
       command.step = { [kind]: target };
     }
+    if (using) [command.attribute, command.skill] = using.split("/");
     return act(command);
   };
   return html`<${ActionForm} run=${send} label=${`Resolve ${who[action.character]}'s ${action.name ?? action.type} action`} testid="roll">
     ${view.dice === "physical" && html`<${Field} label="Faces rolled (three dice)" name="faces" value=${typed} onInput=${setTyped} hint="e.g. 1 4 9" testid="faces" />`}
+    ${me.skills.length > 0 && html`<${Select} label="Roll with (attribute and skill)" name="using" value=${using} onChange=${setUsing}
+      options=${[["", `the action's own, else d${me.dice.join("/d")}`], ...me.skills.map((k) => [k, k.replace("/", " and ")])]} />`}
     ${(gm || me.controlled_by_you) && !me.engaged_with.length && html`<${Select} label="Take a step with it" name="step" value=${step} onChange=${setStep} options=${steps} />`}
   <//>`;
 }
@@ -454,6 +462,16 @@ function Landscape({ view, act }) {
   const [placements, setPlacements] = useState({});
   const [added, setAdded] = useState("");
   const [mover, setMover] = useState("");
+  const [cut, setCut] = useState("");
+  const [modifier, setModifier] = useState(null);
+  const [sweeps, setSweeps] = useState(null);
+  const [destinations, setDestinations] = useState({});
+  useEffect(() => {
+    setModifier(null);
+    setSweeps(null);
+    setDestinations({});
+    setCut("");
+  }, [current]);
   if (!zone) return html`<p class="hint" data-testid="landscape-hint">Select a zone on the map to change the landscape.</p>`;
   const partNames = parts.split(",").map((p) => p.trim()).filter(Boolean);
   const taken = new Set(Object.keys(who));
@@ -466,6 +484,18 @@ function Landscape({ view, act }) {
       placements: Object.fromEntries(zone.characters.map((c) => [c, placements[c] ?? partIds[0]])),
     });
   const others = rules.zones.filter((z) => z.id !== zone.id).map((z) => [z.id, z.name]);
+  const neighbours = rules.connections
+    .filter((k) => k.a === zone.id || k.b === zone.id)
+    .map((k) => (k.a === zone.id ? k.b : k.a))
+    .map((id) => [id, who[id] ?? id]);
+  const destination = (c) => destinations[c] ?? others[0]?.[0];
+  const modifierValue = modifier ?? String(zone.modifier);
+  const sweepsValue = sweeps ?? zone.forced_to ?? "";
+  const setTerrain = () => {
+    const command = { type: "contingency.set_modifier", zone: zone.id, modifier: Number(modifierValue) };
+    if (sweepsValue) command.forced_to = sweepsValue;
+    return act(command);
+  };
   const barrierOf = () => {
     const match = /^(.+?)\s+(\d+)$/.exec(barrier.trim());
     return match ? { action: match[1], difficulty: Number(match[2]) } : null;
@@ -494,15 +524,76 @@ function Landscape({ view, act }) {
       <${Select} label="Other zone" name="other" value=${other || others[0][0]} onChange=${setOther} options=${others} />
       <${Field} label="Barrier (empty: none)" name="barrier" value=${barrier} onInput=${setBarrier} hint="e.g. Leap 6" />
     <//>`}
+    ${neighbours.length > 0 && html`<${ActionForm} run=${() => act({ type: "contingency.disconnect", a: zone.id, b: cut || neighbours[0][0] })} label="Disconnect" kind="" testid="disconnect">
+      <${Select} label="Zone to disconnect from" name="disconnect" value=${cut || neighbours[0][0]} onChange=${setCut} options=${neighbours} />
+    <//>`}
+    <${ActionForm} run=${setTerrain} label="Set the movement modifier" kind="" testid="modifier">
+      <${Field} type="number" min="0" label="Movement modifier (extra movement points)" name="modifier" value=${modifierValue} onInput=${setModifier} />
+      <${Select} label="Forced Movement sweeps into" name="forced-to" value=${sweepsValue} onChange=${setSweeps} options=${[["", "nowhere (no forced movement)"], ...others]}
+        hint="At the end of the round, whoever here took no movement action is swept there." />
+    <//>
     <${ActionForm} run=${() => act({ type: "contingency.add_zone", zone: { id: slug(added, new Set(taken)), name: added.trim() }, connections: [{ a: zone.id, b: slug(added, new Set(taken)) }] })} label="Add a zone next to it" kind="">
       <${Field} label="New zone's name" name="added" value=${added} onInput=${setAdded} />
     <//>
-    ${others.length > 0 && html`<${ActionButton} label="Remove the zone (everyone in it goes to the first other zone)" run=${() =>
-      act({ type: "contingency.remove_zone", zone: zone.id, placements: Object.fromEntries(zone.characters.map((c) => [c, others[0][0]])) })} />`}
+    ${others.length > 0 && html`<${ActionForm} run=${() =>
+      act({ type: "contingency.remove_zone", zone: zone.id, placements: Object.fromEntries(zone.characters.map((c) => [c, destination(c)])) })} label="Remove the zone" kind="" testid="remove-zone">
+      ${zone.characters.map((c) => html`<${Select} key=${c} label=${`Where ${who[c]} goes`} name=${`away-${c}`} value=${destination(c)}
+        onChange=${(v) => setDestinations({ ...destinations, [c]: v })} options=${others} />`)}
+    <//>`}
     ${rules.characters.length > 0 && html`<${ActionForm} run=${() => act({ type: "contingency.place", character: mover || rules.characters[0].id, zone: zone.id })} label="Place here" kind="">
       <${Select} label="Character to place in this zone" name="mover" value=${mover || rules.characters[0].id} onChange=${setMover} options=${rules.characters.map((c) => [c.id, c.name])} />
     <//>`}
     <${ActionButton} label="Deselect" run=${async () => select(null)} />
+  </div>`;
+}
+
+// The GM's tools for the characters: engage, disengage, add and remove.
+function Cast({ view, act }) {
+  const rules = view.rules;
+  const current = useSelected();
+  const people = rules.characters.map((c) => [c.id, c.name]);
+  const [a, setA] = useState("");
+  const [b, setB] = useState("");
+  const [name, setName] = useState("");
+  const [gone, setGone] = useState("");
+  const first = a || people[0]?.[0] || "";
+  const second = b || people.find(([id]) => id !== first)?.[0] || "";
+  const where = rules.zones.some((z) => z.id === current) ? current : rules.zones[0]?.id;
+  const pair = { a: first, b: second };
+  const add = () => {
+    const id = slug(name, new Set([...rules.zones.map((z) => z.id), ...people.map(([id]) => id), ...rules.things.map((t) => t.id)]));
+    return act({ type: "contingency.add_character", character: { id, name: name.trim(), zone: where } });
+  };
+  return html`<div class="cast" data-testid="cast">
+    <h3>Characters</h3>
+    ${people.length > 1 && html`<fieldset data-testid="engagement"><legend>Engage or disengage two characters</legend>
+      <${Select} label="One character" name="engage-a" value=${first} onChange=${setA} options=${people} />
+      <${Select} label="The other character" name="engage-b" value=${second} onChange=${setB} options=${people} />
+      <${ActionButton} label="Engage them" run=${() => act({ type: "contingency.engage", ...pair })} />
+      <${ActionButton} label="Disengage them" run=${() => act({ type: "contingency.disengage", ...pair })} />
+    </fieldset>`}
+    <${ActionForm} run=${add} label="Add the character" kind="" testid="add-character">
+      <${Field} label=${`New character's name (enters ${rules.zones.find((z) => z.id === where)?.name ?? "the map"}; select a zone on the map to choose)`} name="new-character" value=${name} onInput=${setName} />
+    <//>
+    ${people.length > 0 && html`<${ActionForm} run=${() => act({ type: "contingency.remove_character", character: gone || people[0][0] })} label="Remove the character" kind="" testid="remove-character">
+      <${Select} label="Character to remove" name="remove-character" value=${gone || people[0][0]} onChange=${setGone} options=${people} />
+    <//>`}
+  </div>`;
+}
+
+// The GM reorders the actions still to resolve: each can be moved one place earlier.
+function QueueOrder({ view, act }) {
+  const who = names(view);
+  const queued = view.rules.actions.filter((a) => a.status === "planned" && a.type !== "Triggered");
+  if (queued.length < 2) return null;
+  const earlier = (i) => {
+    const order = queued.map((a) => a.id);
+    [order[i - 1], order[i]] = [order[i], order[i - 1]];
+    return act({ type: "contingency.reorder", order });
+  };
+  return html`<div class="queue" data-testid="reorder"><h3>Order of the actions still to resolve</h3>
+    <ol>${queued.map((a, i) => html`<li key=${a.id}>${who[a.character]}: ${a.name ?? a.type} (${a.id})
+      ${i > 0 && html` <${ActionButton} label=${`Resolve ${a.id} earlier`} run=${() => earlier(i)} />`}</li>`)}</ol>
   </div>`;
 }
 
@@ -562,10 +653,12 @@ function Actions({ view, me, act }) {
   if (gm && (rules.phase === "resolving" || rules.phase === "environment") && !rules.rolling && !rules.next_action) {
     parts.push(html`<${EnvironmentForm} key="environment" act=${act} />`);
   }
+  if (gm && rules.phase === "resolving" && !rules.rolling) parts.push(html`<${QueueOrder} key="reorder" view=${view} act=${act} />`);
   if (gm && (rules.phase === "resolving" || rules.phase === "environment")) {
     parts.push(html`<${ActionButton} key="end" label="End the round" run=${() => act({ type: "contingency.end_round" })} testid="end-round" />`);
   }
   if (gm) parts.push(html`<${Landscape} key="landscape" view=${view} act=${act} />`);
+  if (gm) parts.push(html`<${Cast} key="cast" view=${view} act=${act} />`);
   if (parts.length === 0) parts.push(html`<p>Nothing for you to do right now.</p>`);
   return html`<div class="actions">${parts}</div>`;
 }

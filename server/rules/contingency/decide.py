@@ -13,7 +13,7 @@ from server.rules.contingency import zones as z
 from server.rules.contingency.evolve import evolve
 from server.rules.contingency.landscape import LandscapeCommand, check_engagement, decide_landscape
 from server.rules.contingency.order import next_action, pending, queue
-from server.rules.contingency.state import ContingencyState, Fighter, Planned
+from server.rules.contingency.state import ContingencyState, Fighter, Planned, skill_key
 
 LANDSCAPE = get_args(LandscapeCommand)
 
@@ -154,13 +154,16 @@ def _roll(state: ContingencyState, command: c.Roll, ctx: Context) -> list[c.Even
     if planned.name in fighter.performed and not _repeatable(state, planned.name):
         raise Refused(codes.REPEATED_ACTION, f"action: {fighter.name} already performed {planned.name} this round")
     out: list[c.Event] = []
+    here = fighter.zone  # where the action resolves: after its step
     if command.step is not None:
         out.append(_step(state, fighter, planned, command.step))
+        here = command.step.zone or here
     difficulty = planned.difficulty
-    barrier = _barrier_crossed(state, fighter.zone, planned)
+    barrier = _barrier_crossed(state, here, planned)
     if difficulty is None and barrier is not None:
         difficulty = barrier.difficulty
-    dice = ctx.dice.roll(fighter.dice, command.faces)
+    attribute, skill_name, sides = _dice_for(fighter, state.catalogue.get(planned.name), command)
+    dice = ctx.dice.roll(sides, command.faces)
     rolled = c.ActionRolled(
         action=planned.id,
         character=fighter.id,
@@ -171,6 +174,8 @@ def _roll(state: ContingencyState, command: c.Roll, ctx: Context) -> list[c.Even
         difficulty=difficulty,
         penalty=skill.penalty_for(fighter.taken) + planned.change_penalty,
         dice=dice,
+        attribute=attribute,
+        skill=skill_name,
     )
     out.append(rolled)
     return _settle_roll(state, out)
@@ -212,7 +217,8 @@ def _perform(state: ContingencyState, command: c.Perform, ctx: Context) -> list[
             raise Refused(codes.NOT_INSTANT, f"action: {action.name} is not Instant and no omen taken grants it")
         action_id = f"{fighter.id}.i{_count(state, fighter.id)}"
         penalty = skill.penalty_for(max(fighter.taken - 1, 0))  # part of the action it follows
-    dice = ctx.dice.roll(fighter.dice, command.faces)
+    attribute, skill_name, sides = _dice_for(fighter, action, command)
+    dice = ctx.dice.roll(sides, command.faces)
     rolled = c.ActionRolled(
         action=action_id,
         character=fighter.id,
@@ -223,8 +229,31 @@ def _perform(state: ContingencyState, command: c.Perform, ctx: Context) -> list[
         difficulty=command.difficulty,
         penalty=penalty,
         dice=dice,
+        attribute=attribute,
+        skill=skill_name,
     )
     return _settle_roll(state, [rolled])
+
+
+def _dice_for(
+    fighter: Fighter, action: c.ActionDef | None, command: c.Roll | c.Perform
+) -> tuple[str | None, str | None, list[int]]:
+    """The attribute and skill a roll is made with, and the sizes of its three dice: those the roll names,
+    else the action's own; the character's default dice when neither names any, or when the action's own
+    are not on the character's sheet (a roll that names some the sheet lacks is refused)."""
+    named = command.attribute is not None or command.skill is not None
+    attribute = command.attribute or (action.attribute if action else None)
+    skill_name = command.skill or (action.skill if action else None)
+    if attribute is not None and skill_name is not None:
+        sides = fighter.skills.get(skill_key(attribute, skill_name))
+        if sides is not None:
+            return attribute, skill_name, sides
+    if named:
+        raise Refused(
+            codes.NO_SUCH_SKILL,
+            f"skill: {fighter.name} has no dice for {attribute or '?'} with {skill_name or '?'}",
+        )
+    return None, None, fighter.dice
 
 
 def _count(state: ContingencyState, character: str) -> int:

@@ -74,8 +74,11 @@ def describe(event: c.Event | c.Intent | c.FaceDownIntent) -> str:
             against = f" against {event.difficulty}" if event.difficulty is not None else ""
             penalty = f", penalty −{event.penalty}" if event.penalty else ""
             faces = "-".join(str(f) for f in event.dice.faces)
+            sizes = "/".join(f"d{n}" for n in event.dice.sides)
+            using = f" with {event.attribute} and {event.skill}" if event.attribute and event.skill else ""
             return (
-                f"{event.character}: {event.name} ({event.action_type}, {event.kind}){against}: rolled {faces}{penalty}"
+                f"{event.character}: {event.name} ({event.action_type}, {event.kind}){against}{using}:"
+                f" rolled {faces} on {sizes}{penalty}"
             )
         case c.ActionResolved():
             faces = "-".join(str(f) for f in event.faces)

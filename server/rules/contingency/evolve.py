@@ -11,7 +11,7 @@ from protocol.events import Revealed
 from protocol.rulesets import contingency as c
 from server.rules.contingency import zones as z
 from server.rules.contingency.catalogue import REPOSITION
-from server.rules.contingency.state import ContingencyState, Fighter, Planned, Rolling
+from server.rules.contingency.state import ContingencyState, Fighter, Planned, Rolling, enlist
 
 replace = msgspec.structs.replace
 
@@ -34,11 +34,7 @@ def evolve(state: ContingencyState, event: c.Event | Revealed) -> ContingencySta
         ):
             return _settle(_landscape(state, event))
         case c.CharacterAdded():
-            ch = event.character
-            fighter = Fighter(
-                id=ch.id, name=ch.name, zone=ch.zone, dice=list(ch.dice), player=False, deck=list(ch.actions)
-            )
-            return replace(state, fighters={**state.fighters, ch.id: fighter})
+            return _with_fighter(state, enlist(event.character, player=False))
         case c.CharacterRemoved():
             fighters = {k: f for k, f in state.fighters.items() if k != event.character}
             rolling = state.rolling if state.rolling is None or state.rolling.character != event.character else None
@@ -117,7 +113,13 @@ def evolve(state: ContingencyState, event: c.Event | Revealed) -> ContingencySta
 
 def _fresh(fighter: Fighter) -> Fighter:
     return Fighter(
-        id=fighter.id, name=fighter.name, zone=fighter.zone, dice=fighter.dice, player=fighter.player, deck=fighter.deck
+        id=fighter.id,
+        name=fighter.name,
+        zone=fighter.zone,
+        dice=fighter.dice,
+        player=fighter.player,
+        deck=fighter.deck,
+        skills=fighter.skills,
     )
 
 

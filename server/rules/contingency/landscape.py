@@ -139,8 +139,21 @@ def check_character(character: c.Character, taken: set[str], zones: set[str], fi
         raise Refused(codes.ID_TAKEN, f"{field}.id: {character.id!r} is empty or already names something")
     if character.zone not in zones:
         raise Refused(codes.NO_SUCH_ZONE, f"{field}.zone: no zone {character.zone!r}")
-    if len(character.dice) != 3 or not all(2 <= d <= 100 for d in character.dice):
-        raise Refused(codes.BAD_DICE, f"{field}.dice: a skill roll is three dice of 2 to 100 sides")
+    _three_dice(character.dice, f"{field}.dice")
+    seen: set[tuple[str, str]] = set()
+    for i, entry in enumerate(character.skills):
+        where = f"{field}.skills[{i}]"
+        if not entry.attribute.strip() or not entry.skill.strip() or "/" in entry.attribute + entry.skill:
+            raise Refused(codes.BAD_DICE, f"{where}: name an attribute and a skill (no '/')")
+        if (entry.attribute, entry.skill) in seen:
+            raise Refused(codes.BAD_DICE, f"{where}: {entry.attribute} with {entry.skill} is listed twice")
+        seen.add((entry.attribute, entry.skill))
+        _three_dice(entry.dice, f"{where}.dice")
+
+
+def _three_dice(dice: Sequence[int], field: str) -> None:
+    if len(dice) != 3 or not all(2 <= d <= 100 for d in dice):
+        raise Refused(codes.BAD_DICE, f"{field}: a skill roll is three dice of 2 to 100 sides")
 
 
 def check_engagement(state: ContingencyState, a: str, b: str) -> None:

@@ -17,7 +17,7 @@ from server.rules.contingency.decide import check_declaration, decide
 from server.rules.contingency.describe import describe
 from server.rules.contingency.evolve import evolve
 from server.rules.contingency.landscape import check_character, check_connections, check_engagement, check_zone
-from server.rules.contingency.state import ContingencyState, Fighter
+from server.rules.contingency.state import ContingencyState, enlist
 from server.rules.contingency.view import redact, view
 
 
@@ -67,17 +67,7 @@ def initial(setup: object, seats: Sequence[Seat]) -> ContingencyState:
         catalogue={a.name: a for a in (setup.actions or DEFAULT_ACTIONS)},
         zones={zone.id: zone for zone in setup.zones},
         connections=list(setup.connections),
-        fighters={
-            ch.id: Fighter(
-                id=ch.id,
-                name=ch.name,
-                zone=ch.zone,
-                dice=list(ch.dice),
-                player=ch.id in controlled,
-                deck=list(ch.actions),
-            )
-            for ch in setup.characters
-        },
+        fighters={ch.id: enlist(ch, ch.id in controlled) for ch in setup.characters},
         things={t.id: t for t in setup.things},
     )
     pairs: list[tuple[str, str]] = []

@@ -9,6 +9,7 @@ from protocol.rulesets.contingency import (
     ActionResolved,
     ActionStatus,
     ActionType,
+    Character,
     Connection,
     IntentMode,
     OmenRule,
@@ -28,6 +29,7 @@ class Fighter(msgspec.Struct, frozen=True, gc=False):
     dice: list[int]
     player: bool  # controlled by a player seat, else run by the GM
     deck: list[str] = []  # its action cards; empty: every action of the table
+    skills: dict[str, list[int]] = {}  # dice sizes by "attribute/skill" (see ``skill_key``)
     taken: int = 0  # actions performed this round (instant actions and steps do not count)
     performed: list[str] = []  # names of the actions performed this round
     stepped: bool = False
@@ -37,6 +39,23 @@ class Fighter(msgspec.Struct, frozen=True, gc=False):
     omens_taken: list[str] = []  # omens already taken in the current action (with its instant actions)
     granted: list[str] = []  # actions an omen lets it perform as Instant actions now
     last: str | None = None  # its last resolved action this round (what an Instant action is part of)
+
+
+def skill_key(attribute: str, skill: str) -> str:
+    return f"{attribute}/{skill}"
+
+
+def enlist(character: Character, player: bool) -> Fighter:
+    """A character of the setup (or added later) as it enters the encounter."""
+    return Fighter(
+        id=character.id,
+        name=character.name,
+        zone=character.zone,
+        dice=list(character.dice),
+        player=player,
+        deck=list(character.actions),
+        skills={skill_key(s.attribute, s.skill): list(s.dice) for s in character.skills},
+    )
 
 
 class Planned(msgspec.Struct, frozen=True, gc=False):

@@ -53,6 +53,8 @@ def view(state: ContingencyState, viewer: Viewer) -> c.ContingencyView:
                 movement_points=f.mp,
                 omens=f.omens,
                 granted=list(f.granted),
+                dice=list(f.dice),
+                skills=sorted(f.skills),
             )
             for f in fighters.values()
         ],

@@ -43,7 +43,12 @@ def _setup(draw: st.DrawFn) -> CreateContest:
             zones=zones,
             connections=connections,
             characters=[
-                c.Character(id="ann_pc", name="Rook", zone="gate"),
+                c.Character(
+                    id="ann_pc",
+                    name="Rook",
+                    zone="gate",
+                    skills=[c.SkillDice(attribute="Agility", skill="Mobility", dice=[6, 8, 12])],
+                ),
                 c.Character(id="bob_pc", name="Wren", zone="yard"),
                 c.Character(id="guard", name="Guard", zone="yard"),
             ],
@@ -131,7 +136,14 @@ def commands(table: Table) -> st.SearchStrategy[Command]:
         st.just(c.OpenIntent()),
         st.builds(c.SetTarget, action=action, target=st.sampled_from([*state.ids(), "x"])),
         st.builds(c.SetDifficulty, action=action, difficulty=st.integers(0, 7)),
-        st.builds(c.Roll, action=st.none() | action, step=step, faces=_faces(table)),
+        st.builds(
+            c.Roll,
+            action=st.none() | action,
+            step=step,
+            faces=_faces(table),
+            attribute=st.none() | st.sampled_from(["Agility", "Wits"]),
+            skill=st.none() | st.just("Mobility"),
+        ),
         st.builds(
             c.Perform,
             character=who,

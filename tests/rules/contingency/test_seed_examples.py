@@ -172,3 +172,67 @@ def test_moving_out_of_a_plus_2_zone_into_a_plus_1_zone_costs_4(result: int, mov
         assert table.events(table.do(GM, move)) == [c.Moved(character="shawn", path=["scree"], cost=4)]
     else:  # 1 + 2 = 3: one short
         assert table.refused(GM, move) == codes.NOT_ENOUGH_MOVEMENT_POINTS
+
+
+def _gorge() -> Table:
+    """path — ledge — far side: open ground to the ledge, a Hard (6) crevasse beyond it."""
+    zones, connections = line("path", "ledge")
+    zones.append(c.Zone(id="far_side", name="Far side"))
+    crevasse = c.Barrier(difficulty=6, action="Leap", note="a wide crevasse")
+    connections.append(c.Connection(a="ledge", b="far_side", barrier=crevasse))
+    table = Table(encounter(zones, [c.Character(id="aial", name="Aial", zone="path")], connections))
+    table.announce({"aial": (GM, ["Leap"])})
+    table.do(GM, c.SetTarget(action="aial.1", target="far_side"))
+    return table
+
+
+def test_a_step_to_the_edge_then_a_leap_is_judged_from_the_edge() -> None:
+    """Aial steps onto the ledge with the Leap: the crevasse beside the ledge sets the Hard (6)."""
+    table = _gorge()
+    events = table.events(table.do(GM, c.Roll(step=c.Step(zone="ledge"), faces=[6, 6, 1])))
+    assert events[0] == c.StepTaken(character="aial", action="aial.1", step=c.Step(zone="ledge"))
+    assert events[1].difficulty == 6 and events[2].result == 6 and events[2].success is True
+    assert events[3] == c.Placed(character="aial", zone="far_side", reason="crossed")
+    assert table.state.fighters["aial"].zone == "far_side"
+
+
+def test_a_step_to_the_edge_then_a_short_leap_stays_on_the_edge() -> None:
+    table = _gorge()
+    events = table.events(table.do(GM, c.Roll(step=c.Step(zone="ledge"), faces=[2, 5, 9])))
+    assert events[1].difficulty == 6 and events[2].result == 5 and events[2].success is False
+    assert not any(isinstance(e, c.Placed) for e in events)
+    assert table.state.fighters["aial"].zone == "ledge"
+
+
+def test_the_rickety_bridge_gives_way_and_the_party_jumps_to_safety() -> None:
+    """Environmental action: the planks give way; a jump to safety (Triggered) or a fall into the chasm."""
+    zones, connections = line("bridge", "cliff")
+    zones.append(c.Zone(id="chasm", name="Chasm"))
+    jump = c.ActionDef(name="Jump to Safety", type="Triggered")
+    party = [c.Character(id=n, name=n.capitalize(), zone="bridge") for n in ("ann_pc", "bob_pc")]
+    table = Table(
+        encounter(
+            zones,
+            party,
+            connections,
+            players={"ann": ["ann_pc"], "bob": ["bob_pc"]},
+            actions=[jump, c.ActionDef(name="Leap", type="Movement")],
+            players_type_faces=True,
+        )
+    )
+    table.announce({"ann_pc": (ANN, []), "bob_pc": (BOB, [])})
+    table.do(GM, c.Environmental(text="the planks give way beneath your feet"))
+    leap = c.Perform(character="ann_pc", action="Leap", kind="triggered", faces=[6, 6, 6])
+    assert table.refused(ANN, leap) == codes.NOT_TRIGGERED  # a Movement action is announced, not triggered
+    safe = table.events(
+        table.do(GM, c.Perform(character="ann_pc", action=jump.name, kind="triggered", difficulty=5, faces=[5, 6, 2]))
+    )
+    assert safe[1].result == 5 and safe[1].success is True
+    table.do(GM, c.Place(character="ann_pc", zone="cliff"))
+    fall = table.events(
+        table.do(GM, c.Perform(character="bob_pc", action=jump.name, kind="triggered", difficulty=5, faces=[1, 4, 9]))
+    )
+    assert fall[1].result == 4 and fall[1].success is False
+    table.do(GM, c.RemoveZone(zone="bridge", placements={"bob_pc": "chasm"}))
+    where = {ch.id: ch.zone for ch in table.view(SPECTATOR).rules.characters}
+    assert where == {"ann_pc": "cliff", "bob_pc": "chasm"}
