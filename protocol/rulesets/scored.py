@@ -338,3 +338,5 @@ class ScoredView(msgspec.Struct, frozen=True, tag_field="type", tag="scored.view
     last: ContestResolved | None
     outcome: SequenceDecided | None
     players_type_faces: bool
+    # who may be the target of a parting shot now: taken out since the last round started
+    parting_shot_targets: list[str] = []

@@ -4,7 +4,16 @@ from __future__ import annotations
 
 from protocol.events import Declare
 from protocol.rulesets import scored as s
-from tests.rules.scored.table import ANN, BOB, GM, Table
+from server.engine.ruleset import Viewer
+from server.engine.views import contest_view
+from tests.rules.scored.table import ANN, BOB, GM, RULES, Table
+
+
+def targets(table: Table) -> list[str]:
+    """Who the players see as open to a parting shot."""
+    return list(
+        contest_view(RULES, table.contest, Viewer("ann", "player", frozenset({"aria"}))).rules.parting_shot_targets
+    )
 
 
 def beaten_ogre(before: int) -> Table:
@@ -97,7 +106,9 @@ def test_the_chance_of_a_parting_shot_closes_when_the_next_round_starts() -> Non
     assert table.out("cato") == "round"
     table.do(GM, s.Assist(helper="dina", beneficiary="aria", faces=[20, 20]))  # still between rounds...
     table.stand()
+    assert targets(table) == ["cato"]
     table.do(GM, s.StartRound(initiative="aria", responder="ogre"))  # ...until the next round starts
+    assert targets(table) == []
     table.do(ANN, Declare(participant="aria", payload=s.Tactic()))
     table.do(GM, Declare(participant="ogre", payload=s.Tactic()))
     table.do(GM, s.Roll(faces=[20, 20]))  # a standoff
