@@ -107,13 +107,16 @@ class ShiftPoints(_Msg, frozen=True, tag="scored.shift_points"):
 
 
 class EngageFollower(_Msg, frozen=True, tag="scored.engage_follower"):
-    """An unengaged opponent tries to remove a follower; on any failure of the follower it is out.
-    ``resistance``: the follower's rating for this contest (the GM's call; default the follower's own).
-    Faces: the opponent's, then the follower's."""
+    """An unengaged opponent engages an opposing follower to remove it; on any failure of the follower it is
+    out. The follower rolls its own rating. The opponent's side is named by whoever controls it (§5.2.1.3):
+    the GM sets the resistance the follower faces (an NPC or the GM's follower), or the player of another
+    PC's follower names the relevant ability of its follower: ``ability`` and ``rating`` together (default:
+    the opponent's own). Faces: the opponent's, then the follower's."""
 
     opponent: str
     follower: str
-    resistance: str | None = None
+    ability: str | None = None
+    rating: str | None = None
     action: str = ""
     faces: list[int] | None = None
 
@@ -335,3 +338,5 @@ class ScoredView(msgspec.Struct, frozen=True, tag_field="type", tag="scored.view
     last: ContestResolved | None
     outcome: SequenceDecided | None
     players_type_faces: bool
+    # who may be the target of a parting shot now: taken out since the last round started
+    parting_shot_targets: list[str] = []

@@ -1,6 +1,8 @@
 """A scored sequence in Chromium: the GM creates it through the form, a player and a spectator follow it, and
 two rounds are played — a sealed risky gambit that stays secret until the GM's tactic is in, the score as the
-seed says it ("leading 4–0"), the RP chart over the rounds, and a defensive response in round 2."""
+seed says it ("leading 4–0"), the RP chart over the rounds, and a defensive response in round 2. Then the
+player assists her PC with its follower, typing her own faces, and shifts RP onto that follower as a
+secondary contestant; everyone sees the tallies move."""
 
 from __future__ import annotations
 
@@ -22,6 +24,14 @@ def create(gm: Page) -> None:
     gm.locator("input[name=c1-name]").fill("Ogre")
     gm.locator("input[name=c1-ability]").fill("Club")
     gm.locator("input[name=c1-rating]").fill("13")
+    gm.get_by_test_id("add-contestant").click()  # Brin, Aria's follower as a secondary contestant
+    gm.locator("input[name=c2-name]").fill("Brin")
+    gm.locator("input[name=c2-rating]").fill("12")
+    brin = gm.locator("fieldset.contestant-setup").nth(2)
+    brin.locator("summary").click()
+    brin.locator("select[name=c2-role]").select_option("secondary")
+    brin.locator("input[name=c2-leader]").fill("Aria")
+    gm.get_by_label("Players type the faces of their own rolls (physical dice)").check()
     gm.get_by_test_id("create").click()
     expect(gm.get_by_test_id("role")).to_have_text("GM console")
 
@@ -83,6 +93,37 @@ def test_two_rounds_of_a_scored_sequence_in_the_browser(agon_server: ServerFacto
     expect(table.locator("tbody tr")).to_have_count(2)
     expect(table.locator("tbody tr").nth(1)).to_contain_text("round 2")
     expect(watcher.get_by_test_id("rp-chart").locator("polyline")).to_have_count(2)
+
+    # Between rounds Ann's Brin assists Aria, Ann typing the faces: Brin misses, the resistance (10) rolls a
+    # big success: degree 2, 3 RP on Aria. Then she shifts 2 of them onto Brin.
+    ann.get_by_text("Assist a teammate").click()
+    assist = ann.get_by_test_id("assist")
+    expect(assist.get_by_test_id("assist-resistance")).to_contain_text("Resistance 10")
+    assist.get_by_label("Helper", exact=True).select_option("brin")
+    assist.get_by_label("Beneficiary", exact=True).select_option("aria")
+    assist.get_by_test_id("face-0").fill("20")
+    assist.get_by_test_id("face-1").fill("10")
+    assist.get_by_role("button", name="Assist").click()
+    ann.get_by_test_id("keep-brin").click()
+    for page in (gm, ann, watcher):
+        expect(page.get_by_test_id("last")).to_contain_text("the resistance lodges 3 RP against aria")
+        expect(page.get_by_test_id("rp-aria")).to_have_text("3")
+        expect(page.get_by_test_id("score-aria")).to_have_text("leading 4–3")
+    ann.get_by_text("Assist a teammate").click()  # the form again: a second assist to Aria would face +5
+    assist.get_by_label("Helper", exact=True).select_option("brin")
+    expect(assist.get_by_test_id("assist-resistance")).to_contain_text("Resistance 15")
+    shift = ann.get_by_test_id("shift-aria")
+    shift.get_by_label("Shift RP from Aria to").select_option("brin")
+    shift.get_by_label("Points", exact=True).fill("2")
+    shift.get_by_role("button", name="Shift RP").click()
+    for page in (gm, ann, watcher):
+        expect(page.get_by_test_id("rp-aria")).to_have_text("1")
+        expect(page.get_by_test_id("rp-brin")).to_have_text("2")
+        expect(page.get_by_test_id("score-aria")).to_have_text("leading 4–1")
+        expect(page.get_by_test_id("score-ogre")).to_have_text("behind 1–4")
+    expect(watcher.get_by_test_id("assist")).to_have_count(0)
+    expect(watcher.get_by_test_id("shift-aria")).to_have_count(0)
+
     # the player has no GM controls, the spectator no actions at all
     expect(ann.get_by_test_id("start-round")).to_have_count(0)
     expect(watcher.get_by_test_id("roll")).to_have_count(0)

@@ -122,11 +122,16 @@ async def test_a_scored_sequence_is_played_to_its_end_and_its_export_replays(
         assert outcomes == {"aria": (True, 5, 2), "bors": (True, 5, 2), "ogre": (False, -5, 2)}
         assert rules["score"]["aria"] == "leading 5–0"
         assert [p["tallies"]["ogre"] for p in rules["chart"]] == [0, 0, 3, 5]
+    # Acting after defeat: the beaten Ogre tries to remove Brin, as it might have done between rounds.
+    at_decision = [rules_of(m) for m in await settled(decided.version)]
     with pytest.raises(Refusal) as refused:
-        await gm.command(contest, s.Assist(helper="ogre", beneficiary="ogre", faces=[1, 1]))
-    assert refused.value.code == "rules/out_of_contest"  # acting after defeat
+        await gm.command(contest, s.EngageFollower(opponent="ogre", follower="brin", faces=[1, 20]))
+    assert refused.value.code == "rules/out_of_contest"
     concluded = await gm.command(contest, Conclude())
+    assert concluded.version == decided.version + 1  # the refusal stored nothing
     mirrors = await settled(concluded.version)
+    for mirror, earlier in zip(mirrors, at_decision, strict=True):
+        assert rules_of(mirror) == earlier, mirror.seat  # and changed nothing anyone sees
 
     # The exported log verifies and replays to the views each seat was patched to.
     exported = tmp_path / "bridge.jsonl"

@@ -308,8 +308,11 @@ function AssistForm({ view, act, helpers }) {
   const who = names(view);
   const [helper, setHelper] = useState(helpers[0]?.id ?? "");
   const side = rules.contestants.find((c) => c.id === helper)?.side;
-  const mates = rules.contestants.filter((c) => c.side === side && c.id !== helper && c.present && !c.out);
-  const [beneficiary, setBeneficiary] = useState(mates[0]?.id ?? "");
+  const tallyOf = rules.contestants.find((c) => c.id === helper)?.tally;
+  // a teammate in the sequence, never one sharing the helper's own tally
+  const mates = rules.contestants.filter((c) => c.side === side && c.tally !== tallyOf && c.present && !c.out);
+  const [picked, setBeneficiary] = useState(mates[0]?.id ?? "");
+  const beneficiary = mates.some((c) => c.id === picked) ? picked : mates[0]?.id ?? ""; // follows the helper
   const [faces, setFaces] = useState(["", ""]);
   const target = rules.contestants.find((c) => c.id === beneficiary);
   const resistance = target ? rules.next_assist[target.tally] : "?";
@@ -411,10 +414,11 @@ function Actions({ view, me, act }) {
   }
   if (rules.phase === "between" || rules.phase === "decided") {
     const helpers = own.filter(active);
-    const taken = rules.contestants.filter((c) => c.out === "tally" || c.out === "round");
+    // parting shots: at opponents taken out since the last round started; after the decision, the winners'
+    const taken = rules.contestants.filter((c) => (rules.parting_shot_targets ?? []).includes(c.id));
     if (rules.phase === "between" && typesFaces && helpers.length > 0) parts.push(html`<${AssistForm} key="assist" view=${view} act=${act} helpers=${helpers} />`);
     for (const target of taken) {
-      const shooters = helpers.filter((c) => c.side !== target.side);
+      const shooters = helpers.filter((c) => c.side !== target.side && (!rules.outcome || c.side === rules.outcome.winner));
       if (shooters.length > 0 && typesFaces) {
         parts.push(html`<${PartingShotForm} key=${`ps-${target.id}`} view=${view} act=${act} shooters=${shooters} targets=${taken.filter((t) => t.side === target.side)} />`);
         break;

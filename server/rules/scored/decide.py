@@ -135,6 +135,11 @@ def _assist(state: ScoredState, command: s.Assist, ctx: Context) -> list[s.Event
     beneficiary = codes.active(state, command.beneficiary, "beneficiary")
     if beneficiary.side != helper.side:
         raise Refused(codes.NOT_A_TEAMMATE, f"beneficiary: {command.beneficiary!r} is not on {command.helper!r}'s side")
+    if beneficiary.tally == helper.tally:
+        raise Refused(
+            codes.ASSIST_SELF,
+            f"beneficiary: {command.helper!r} shares {command.beneficiary!r}'s tally: the assist would help itself",
+        )
     codes.between_rounds(state, "an assist")
     codes.check_switch(command.ability, command.rating)
     earlier = state.assists.get(beneficiary.tally, 0)
@@ -183,10 +188,10 @@ def _engage(state: ScoredState, command: s.EngageFollower, ctx: Context) -> list
     if follower.side == opponent.side:
         raise Refused(codes.SAME_SIDE, f"follower: {command.follower!r} is on {command.opponent!r}'s side")
     codes.between_rounds(state, "engaging a follower")
-    if command.resistance is not None:
-        codes.gm(ctx, "set a follower's resistance")
-    theirs = _rating(state, command.follower, command.resistance, "resistance")
-    mine = _rating(state, command.opponent, None, "rating")
+    codes.check_switch(command.ability, command.rating)
+    # what the opponent brings is named by whoever controls it: the GM's resistance, or a player's ability
+    mine = _rating(state, command.opponent, command.rating, "rating")
+    theirs = _rating(state, command.follower, None, "rating")
     return _rolled(
         state,
         ctx,
@@ -200,9 +205,15 @@ def _engage(state: ScoredState, command: s.EngageFollower, ctx: Context) -> list
 def _parting_shot(state: ScoredState, command: s.PartingShot, ctx: Context) -> list[s.Event]:
     shooter = codes.active(state, command.shooter, "shooter")
     codes.acts_for(ctx, command.shooter, "shooter")
+    if state.outcome is not None and shooter.side == state.outcome.loser:
+        raise Refused(codes.BEATEN, f"shooter: the sequence is decided and {command.shooter!r}'s side is beaten")
     target = codes.member(state, command.target, "target")
-    if command.target not in state.taken_out or target.out is None:
-        raise Refused(codes.NOT_TAKEN_OUT, f"target: {command.target!r} has not just been taken out")
+    if target.out is None or target.out == "engaged":
+        raise Refused(codes.NOT_TAKEN_OUT, f"target: {command.target!r} has not been taken out by resolution points")
+    if command.target not in state.taken_out:
+        raise Refused(
+            codes.SHOT_TOO_LATE, f"target: {command.target!r} went out before this round: the chance has passed"
+        )
     if target.side == shooter.side:
         raise Refused(codes.SAME_SIDE, f"target: {command.target!r} is on {command.shooter!r}'s side")
     if f"{command.shooter}>{command.target}" in state.shots:

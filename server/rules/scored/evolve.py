@@ -26,6 +26,8 @@ def evolve(state: ScoredState, event: s.Event | Revealed) -> ScoredState:
                 responder=event.responder,
                 tactics={},
                 last_opponent={**state.last_opponent, **opponents},
+                taken_out={},  # the chance of a parting shot closes when the next round starts
+                shots=[],
             )
         case Revealed():
             tactics: dict[str, s.Tactic] = {c: s.Tactic() for c in (state.initiative, state.responder) if c}
@@ -47,6 +49,7 @@ def evolve(state: ScoredState, event: s.Event | Revealed) -> ScoredState:
             return replace(
                 state,
                 tallies=tallies,
+                taken_out=_won_back(state, event),
                 pending=None,
                 last=event,
                 chart=chart,
@@ -84,6 +87,15 @@ def evolve(state: ScoredState, event: s.Event | Revealed) -> ScoredState:
             return replace(state, phase="between" if state.pending is None else state.phase, outcome=None)
         case _:
             assert_never(event)
+
+
+def _won_back(state: ScoredState, event: s.ContestResolved) -> dict[str, int]:
+    """A failed parting shot's comeback uses up what the target may still win back of the RP lodged by the
+    contest that took it out, so several failed shots together give back no more than that."""
+    target = event.against
+    if event.kind != "parting_shot" or event.points >= 0 or target is None or target not in state.taken_out:
+        return state.taken_out
+    return {**state.taken_out, target: max(state.taken_out[target] + event.points, 0)}
 
 
 def _lodged(state: ScoredState, contestant: str | None, points: int) -> dict[str, int]:

@@ -81,7 +81,9 @@ class ScoredState(msgspec.Struct, frozen=True, gc=False):
     pending: Pending | None = None
     assists: dict[str, int] = {}  # assists made so far, by the beneficiary's tally
     last_opponent: dict[str, str] = {}  # the opponent each contestant last met in a round
-    taken_out: dict[str, int] = {}  # who is out by RP, with the RP lodged by the contest that took it out
+    # who went out by RP since the last round started (a parting shot's target), with what a comeback may
+    # still win back of the RP lodged by the contest that took it out
+    taken_out: dict[str, int] = {}
     shots: list[str] = []  # "shooter>target": parting shots taken since the target went out
     chart: list[Point] = []
     last: ContestResolved | None = None

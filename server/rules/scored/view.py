@@ -39,6 +39,7 @@ def view(state: ScoredState, viewer: Viewer) -> s.ScoredView:
         last=state.last,
         outcome=state.outcome,
         players_type_faces=state.players_type_faces,
+        parting_shot_targets=sorted(state.taken_out),
     )
 
 

@@ -95,7 +95,8 @@ def commands(table: Table) -> st.SearchStrategy[Command]:
             s.EngageFollower,
             opponent=WHO,
             follower=WHO,
-            resistance=st.none() | st.sampled_from(["6", *BAD_RATINGS]),
+            ability=st.none() | st.just("Grab"),
+            rating=st.none() | st.sampled_from(["6", *BAD_RATINGS]),
             faces=faces,
         ),
         st.builds(s.PartingShot, shooter=WHO, target=WHO, faces=faces),
@@ -131,8 +132,9 @@ def commands(table: Table) -> st.SearchStrategy[Command]:
     if state.pending is not None:
         waiting = st.sampled_from(state.pending.waiting or IDS)
         focus += [st.builds(s.SpendStoryPoint, contestant=waiting), st.builds(s.KeepStoryPoints, contestant=waiting)]
-    if state.taken_out:
-        target = st.sampled_from(sorted(state.taken_out))
+    taken = sorted(m.id for m in state.members.values() if m.out in ("tally", "round"))
+    if taken:  # just taken out (state.taken_out), or out since an earlier round: too late
+        target = st.sampled_from(taken)
         focus.append(st.builds(s.PartingShot, shooter=WHO, target=target, faces=good))
     anything = st.one_of(options)
     if not focus:
@@ -151,8 +153,16 @@ def hidden(state: ScoredState, viewer: Viewer) -> Iterable[str]:
 
 
 def check_event(before: ScoredState, event: object, after: ScoredState) -> None:
-    """Tallies are never negative; nobody out of the sequence is in the round under way."""
+    """Tallies are never negative; nobody out of the sequence is in the round under way; a parting shot
+    strikes a target taken out since the last round started, never from the beaten side, and what it may
+    still win back only shrinks."""
     assert all(points >= 0 for points in after.tallies.values()), after.tallies
     for contestant in (after.initiative, after.responder):
         if contestant is not None and after.phase in ("declaring", "ready"):
             assert after.members[contestant].active, (contestant, event)
+    if isinstance(event, s.ContestRolled) and event.kind == "parting_shot":
+        shooter, target = event.first.contestant, event.second.contestant
+        assert target in before.taken_out, event
+        assert before.outcome is None or before.members[shooter or ""].side != before.outcome.loser, event
+    for target, left in after.taken_out.items():
+        assert 0 <= left <= before.taken_out.get(target, left), (target, event)

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from protocol.rulesets import scored as s
-from tests.rules.scored.table import ANN, BOB, GM, Table
+from tests.rules.scored.table import ANN, BOB, GM, Table, heroes
 
 
 def test_a_follower_contestant_is_out_at_three_rp_in_one_round() -> None:
@@ -74,11 +74,6 @@ def test_an_unengaged_opponent_removes_a_follower_on_any_failure() -> None:
     table.do(GM, s.EngageFollower(opponent="gob", follower="cato", faces=[7, 7]))  # a standoff: stays
     table.stand()
     assert table.out("cato") is None
-    # the GM sets the resistance; a player may not
-    table.do(GM, s.EngageFollower(opponent="ogre", follower="cato", resistance="1", faces=[20, 2]))
-    table.stand()
-    assert table.out("cato") == "engaged"  # 0 successes against 0, the Ogre's higher die
-    assert table.events(s.ContestRolled)[-1].second.rating == "1"
 
 
 def test_a_pc_engages_an_opposing_follower() -> None:
@@ -88,7 +83,35 @@ def test_a_pc_engages_an_opposing_follower() -> None:
     assert table.out("gob") == "engaged"
     codes = [
         table.refused(GM, s.EngageFollower(opponent="aria", follower="ogre", faces=[3, 12])),
-        table.refused(GM, s.EngageFollower(opponent="ogre", follower="brin", resistance=None, faces=[1, 1, 1])),
-        table.refused(ANN, s.EngageFollower(opponent="aria", follower="gob", resistance="5", faces=[3, 12])),
+        table.refused(GM, s.EngageFollower(opponent="ogre", follower="brin", faces=[1, 1, 1])),
+        table.refused(ANN, s.EngageFollower(opponent="aria", follower="gob", faces=[3, 12])),
     ]
     assert codes == ["rules/not_a_follower", "dice/bad_face", "rules/out_of_contest"]
+
+
+def test_the_gm_sets_the_resistance_the_follower_faces() -> None:
+    table = Table()
+    # the Ogre, for this engagement a resistance of 1: Cato rolls his own 10 against it
+    table.do(GM, s.EngageFollower(opponent="ogre", follower="cato", ability="Grab", rating="1", faces=[2, 12]))
+    table.stand()
+    rolled = table.events(s.ContestRolled)[-1]
+    assert (rolled.first.rating, rolled.second.rating) == ("1", "10")
+    assert table.out("cato") is None  # neither succeeds and Cato's die is higher: he stays
+    table.do(GM, s.EngageFollower(opponent="ogre", follower="dina", ability="Roar", rating="18", faces=[17, 9]))
+    table.stand()
+    assert table.out("dina") == "engaged"  # 18 against Dina's 8: one success to none
+
+
+def test_a_pc_names_the_ability_of_its_follower_engaging_another() -> None:
+    table = Table(heroes(players_type_faces=True))
+    codes = [
+        table.refused(ANN, s.EngageFollower(opponent="cato", follower="gob", ability="Sling", faces=[1, 2])),
+        table.refused(ANN, s.EngageFollower(opponent="ogre", follower="cato", ability="Club", rating="5")),
+    ]
+    assert codes == ["rules/bad_tactic", "auth/not_your_seat"]  # an ability needs its rating; not hers to name
+    # Ann names the ability Cato engages Gob with: Sling 14 instead of his 10
+    table.do(ANN, s.EngageFollower(opponent="cato", follower="gob", ability="Sling", rating="14", faces=[14, 3]))
+    table.stand()
+    rolled = table.events(s.ContestRolled)[-1]
+    assert (rolled.first.contestant, rolled.first.rating, rolled.second.rating) == ("cato", "14", "8")
+    assert table.out("gob") == "engaged"  # Cato's big success (2) against Gob's one

@@ -2,8 +2,18 @@
 
 from __future__ import annotations
 
+from protocol.events import Declare
 from protocol.rulesets import scored as s
-from tests.rules.scored.table import ANN, BOB, GM, Table
+from server.engine.ruleset import Viewer
+from server.engine.views import contest_view
+from tests.rules.scored.table import ANN, BOB, GM, RULES, Table
+
+
+def targets(table: Table) -> list[str]:
+    """Who the players see as open to a parting shot."""
+    return list(
+        contest_view(RULES, table.contest, Viewer("ann", "player", frozenset({"aria"}))).rules.parting_shot_targets
+    )
 
 
 def beaten_ogre(before: int) -> Table:
@@ -77,3 +87,46 @@ def test_parting_shots_need_an_opponent_just_taken_out() -> None:
     table.do(GM, s.PartingShot(shooter="ogre", target="cato", faces=[16, 10]))  # Cato's big success: degree 2
     table.stand()
     assert table.resolved().points == -3 and table.out("cato") is None and table.rp("cato") == 0
+
+
+def test_the_comeback_cap_counts_every_failed_shot_together() -> None:
+    table = beaten_ogre(4)  # 6: the round that took it out lodged 2
+    table.do(GM, s.PartingShot(shooter="aria", target="ogre", faces=[5, 9]))  # the Ogre's degree 0: 1 RP back
+    table.stand()
+    assert table.rp("ogre") == 5 and table.out("ogre") == "tally"
+    table.do(GM, s.PartingShot(shooter="bors", target="ogre", faces=[12, 13]))  # its degree 1 would take 2...
+    table.stand()
+    assert table.resolved().points == -1  # ...but only 1 of the round's 2 RP is left to win back
+    assert table.rp("ogre") == 4 and table.out("ogre") is None  # 4 < 5: back in, 2 RP back in all
+
+
+def test_the_chance_of_a_parting_shot_closes_when_the_next_round_starts() -> None:
+    table = Table()
+    table.round("ogre", "cato", [13, 16])  # the Ogre's big success: Cato out at 3 in one round
+    assert table.out("cato") == "round"
+    table.do(GM, s.Assist(helper="dina", beneficiary="aria", faces=[20, 20]))  # still between rounds...
+    table.stand()
+    assert targets(table) == ["cato"]
+    table.do(GM, s.StartRound(initiative="aria", responder="ogre"))  # ...until the next round starts
+    assert targets(table) == []
+    table.do(ANN, Declare(participant="aria", payload=s.Tactic()))
+    table.do(GM, Declare(participant="ogre", payload=s.Tactic()))
+    table.do(GM, s.Roll(faces=[20, 20]))  # a standoff
+    table.stand()
+    assert table.rules.phase == "between" and table.out("cato") == "round"
+    shot = s.PartingShot(shooter="ogre", target="cato", faces=[16, 10])
+    assert table.refused(GM, shot) == "rules/shot_too_late"
+
+
+def test_after_the_decision_only_the_winners_take_parting_shots() -> None:
+    table = Table()
+    table.adjust("ogre", 4)
+    table.round("ogre", "cato", [13, 16])  # Cato out at 3 in one round
+    table.do(GM, s.Assist(helper="gob", beneficiary="ogre", faces=[20, 10]))  # the resistance's big success:
+    table.stand()  # 3 more RP on the Ogre, out at 7: the heroes have won
+    assert table.out("ogre") == "tally" and table.rules.phase == "decided"
+    assert table.out("gob") is None  # Gob is still on his feet, but his side is beaten
+    assert table.refused(GM, s.PartingShot(shooter="gob", target="cato", faces=[16, 10])) == "rules/beaten"
+    table.do(GM, s.PartingShot(shooter="aria", target="ogre", faces=[3, 20]))  # the winners may still shoot
+    table.stand()
+    assert table.rp("ogre") == 9 and table.rules.phase == "decided"

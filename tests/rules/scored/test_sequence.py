@@ -56,6 +56,18 @@ def test_assists_to_one_of_two_sharing_a_tally_escalate_together() -> None:
     assert table.rp("bors") == 1
 
 
+def test_a_pc_who_joined_a_comrade_cannot_assist_the_tally_it_shares() -> None:
+    table = Table(heroes(bors_joins_later=True))
+    table.adjust("aria", 3)
+    table.do(BOB, s.Join(contestant="bors", comrade="aria"))
+    # helping Aria would take RP off Bors' own tally: an assist to himself
+    assert table.refused(GM, s.Assist(helper="bors", beneficiary="aria", faces=[1, 11])) == "rules/assist_self"
+    assert table.refused(GM, s.Assist(helper="aria", beneficiary="bors", faces=[1, 11])) == "rules/assist_self"
+    table.do(GM, s.Assist(helper="dina", beneficiary="bors", faces=[1, 11]))  # a follower has its own tally
+    table.stand()
+    assert table.rp("aria") == table.rp("bors") == 1
+
+
 def test_the_gm_corrects_a_tally_with_a_reason() -> None:
     table = Table()
     table.adjust("ogre", 5)
