@@ -195,6 +195,11 @@ class AgonClient:
                 await reader
 
     @property
+    def closed(self) -> bool:
+        """Closed: by ``close()``, or by itself when nothing it followed can be resumed any more."""
+        return self._closed
+
+    @property
     def close_code(self) -> int | None:
         return None if self._ws is None else self._ws.close_code
 
