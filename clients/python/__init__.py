@@ -15,7 +15,11 @@ from clients.python.errors import (
 from clients.python.join import join
 from clients.python.links import BadLink, Invitation, parse
 from clients.python.mirror import ContestMirror
+from clients.python.rulesets.contingency import Contingency
 from clients.python.rulesets.extended import Extended
+from clients.python.rulesets.herowars import Herowars
+from clients.python.rulesets.karbon import Karbon
+from clients.python.rulesets.scored import Scored
 from clients.python.table import Table
 
 __all__ = [
@@ -25,13 +29,17 @@ __all__ = [
     "ClientCore",
     "ContestMirror",
     "ContestRefusal",
+    "Contingency",
     "Disconnected",
     "Extended",
+    "Herowars",
     "Invitation",
+    "Karbon",
     "ProtocolRefusal",
     "Refusal",
     "RetryLater",
     "RuleRefusal",
+    "Scored",
     "Table",
     "join",
     "parse",

@@ -8,7 +8,10 @@
 
 Every patch is checked against its ``view_hash``; on a mismatch the client asks for a fresh view by
 itself. ``reconnect()`` resumes every followed contest from the last version seen; with ``resume=True``
-the client does so by itself, with backoff, whenever the connection drops. The protocol logic is
+the client does so by itself, with backoff, whenever the connection drops. A refusal no retry can mend
+(``core.PERMANENT``: the invitation revoked or expired, a bad token, the contest gone) loses that contest for
+good: ``changes()`` raises it, ``on_lost`` listeners are told, and a resuming client with nothing left to
+follow ends. The protocol logic is
 ``core.ClientCore`` (no I/O); this class is its socket loop.
 """
 
@@ -26,7 +29,7 @@ from typing import Any, cast
 from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed, InvalidHandshake
 
-from clients.python.core import Answered, Changed, ClientCore, Noticed, Ponged, Refused, Send, Welcomed
+from clients.python.core import PERMANENT, Answered, Changed, ClientCore, Lost, Noticed, Ponged, Refused, Send, Welcomed
 from clients.python.errors import Disconnected, Refusal, refusal
 from clients.python.mirror import ContestMirror
 from protocol.codec import encode
@@ -60,6 +63,7 @@ log = logging.getLogger(__name__)
 DEFAULT_TIMEOUT = 10.0
 
 Listener = Callable[[ContestMirror], None]
+LostListener = Callable[[str, Refusal], None]
 _CLOSED = cast(ContestMirror, object())  # ends the iterators of changes()
 
 
@@ -77,7 +81,9 @@ class AgonClient:
         self.mirrors = self.core.mirrors
         self._listeners: list[Listener] = []
         self._notice_listeners: list[Callable[[Notice], None]] = []
-        self._queues: list[tuple[str | None, asyncio.Queue[ContestMirror]]] = []
+        self._lost_listeners: list[LostListener] = []
+        self._queues: list[tuple[str | None, asyncio.Queue[ContestMirror | Refusal]]] = []
+        self.lost: dict[str, Refusal] = {}  # contests refused for good (PERMANENT), by contest
         self._closed = False
         self._resuming: asyncio.Task[None] | None = None
         self.errors: list[Error] = []  # errors that answer no request (bad frames, rate limits, ...)
@@ -147,7 +153,17 @@ class AgonClient:
                 await self.reconnect()
                 log.info("resumed %s", ", ".join(self.mirrors) or "the connection")
                 return
-            except (OSError, TimeoutError, Disconnected, Refusal, InvalidHandshake) as error:
+            except Refusal as error:
+                if error.code not in PERMANENT:
+                    log.info("cannot resume yet: %s", error)
+                    wait = min(wait * 2, longest)
+                elif self.mirrors:
+                    return  # the other contests were resumed on this connection
+                else:
+                    log.warning("cannot resume: %s", error)
+                    await self.close()
+                    return
+            except (OSError, TimeoutError, Disconnected, InvalidHandshake) as error:
                 log.info("cannot resume yet: %s", error)
                 wait = min(wait * 2, longest)
 
@@ -177,6 +193,11 @@ class AgonClient:
         if reader is not None:
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await reader
+
+    @property
+    def closed(self) -> bool:
+        """Closed: by ``close()``, or by itself when nothing it followed can be resumed any more."""
+        return self._closed
 
     @property
     def close_code(self) -> int | None:
@@ -276,12 +297,22 @@ class AgonClient:
         self._notice_listeners.append(listener)
         return lambda: self._notice_listeners.remove(listener)
 
+    def on_lost(self, listener: LostListener) -> Callable[[], None]:
+        """Call ``listener(contest, refusal)`` when a contest is refused for good (its invitation revoked or
+        expired, a bad token, the contest gone); returns a function to stop."""
+        self._lost_listeners.append(listener)
+        return lambda: self._lost_listeners.remove(listener)
+
     async def changes(self, contest: str | None = None) -> AsyncIterator[ContestMirror]:
         """The view of ``contest`` (or of each contest) now, then at every change, until the client is closed.
 
         Each item is the mirror, whose ``doc`` is the latest view: a slow consumer may see a later view
-        than the change that woke it, never an older one."""
-        queue: asyncio.Queue[ContestMirror] = asyncio.Queue()
+        than the change that woke it, never an older one. When ``contest`` (without one: the last contest
+        followed) is refused for good, the iteration ends by raising that refusal (an ``AuthRefusal`` or a
+        ``ContestRefusal``)."""
+        if contest is not None and contest in self.lost:
+            raise self.lost[contest]
+        queue: asyncio.Queue[ContestMirror | Refusal] = asyncio.Queue()
         for mirror in self.mirrors.values():
             if mirror.in_sync and contest in (None, mirror.contest):
                 queue.put_nowait(mirror)
@@ -289,10 +320,12 @@ class AgonClient:
         self._queues.append(entry)
         try:
             while True:
-                mirror = await queue.get()
-                if mirror is _CLOSED:
+                item = await queue.get()
+                if isinstance(item, Refusal):
+                    raise item
+                if item is _CLOSED:
                     return
-                yield mirror
+                yield item
         finally:
             self._queues.remove(entry)
 
@@ -418,8 +451,22 @@ class AgonClient:
                 self._error(error)
             case Ponged(nonce=nonce):
                 self._resolve(self._pongs.pop(nonce, None), None)
+            case Lost(contest=contest, error=error):
+                self._lose(contest, refusal(error))
             case _:
                 raise AssertionError(f"unknown output {output!r}")
+
+    def _lose(self, contest: str, refused: Refusal) -> None:
+        self.lost[contest] = refused
+        log.warning("lost %s: %s", contest, refused)
+        for listener in list(self._lost_listeners):
+            try:
+                listener(contest, refused)
+            except Exception:
+                log.exception("a lost-contest listener failed")
+        for wanted, queue in self._queues:
+            if wanted == contest or (wanted is None and not self.mirrors):
+                queue.put_nowait(refused)
 
     def _error(self, error: Error) -> None:
         if error.id is not None and error.id in self._pending:

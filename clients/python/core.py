@@ -9,9 +9,12 @@
             case Changed(mirror):  ...            # the view moved on (a patch applied and checked)
             case Noticed(notice):  ...            # a line per event (a live patch brings its own)
             case Answered(id, message) | Refused(id, contest, error) | Ponged(nonce): ...
+            case Lost(contest, error): ...            # the contest can never be followed again
 
 It keeps one ``ContestMirror`` per followed contest: it applies patches, checks every ``view_hash``, and on
-any mismatch or gap asks for a fresh view (``Send(Resync)``) and waits for its welcome. A socket loop
+any mismatch or gap asks for a fresh view (``Send(Resync)``) and waits for its welcome. An error that no
+retry can mend (the invitation revoked or expired, a bad token, the contest gone: ``PERMANENT``) forgets the
+contest and says so (``Lost``). A socket loop
 (``client.AgonClient``) or any other transport drives it.
 """
 
@@ -24,6 +27,7 @@ from typing import assert_never
 import msgspec
 
 from clients.python.mirror import ContestMirror
+from protocol import errors
 from protocol.codec import decode
 from protocol.messages import (
     Ack,
@@ -86,7 +90,18 @@ class Ponged:
     nonce: int
 
 
-Output = Send | Welcomed | Changed | Noticed | Answered | Refused | Ponged
+@dataclass(frozen=True)
+class Lost:
+    """The contest is refused for good with this token (after ``Refused``): it is no longer followed."""
+
+    contest: str
+    error: Error
+
+
+Output = Send | Welcomed | Changed | Noticed | Answered | Refused | Ponged | Lost
+
+PERMANENT = frozenset({errors.REVOKED, errors.EXPIRED_TOKEN, errors.BAD_TOKEN, errors.NO_SUCH_CONTEST})
+"""Codes of a follow (or resume) that no retry can mend: a new invitation is needed, or there is no contest."""
 
 
 class ClientCore:
@@ -143,7 +158,12 @@ class ClientCore:
             case Ack() | Created() | Contests() | Invited() | Timeline():
                 return [Answered(message.id, message)]
             case Error():
-                return [Refused(message.id, message.contest, message)]
+                refused = Refused(message.id, message.contest, message)
+                contest = message.contest
+                if message.id is None and contest is not None and contest in self.mirrors and message.code in PERMANENT:
+                    self.forget(contest)
+                    return [refused, Lost(contest, message)]
+                return [refused]
             case Pong():
                 return [Ponged(message.nonce)]
             case _:

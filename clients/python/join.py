@@ -7,10 +7,20 @@ from __future__ import annotations
 
 from clients.python.client import DEFAULT_TIMEOUT, AgonClient
 from clients.python.links import BadLink, Invitation, parse
+from clients.python.rulesets.contingency import Contingency
 from clients.python.rulesets.extended import Extended
+from clients.python.rulesets.herowars import Herowars
+from clients.python.rulesets.karbon import Karbon
+from clients.python.rulesets.scored import Scored
 from clients.python.table import Table
 
-HELPERS: dict[str, type[Table]] = {"extended": Extended}
+HELPERS: dict[str, type[Table]] = {
+    "extended": Extended,
+    "herowars": Herowars,
+    "scored": Scored,
+    "karbon": Karbon,
+    "contingency": Contingency,
+}
 """The typed helper of each ruleset; a ruleset without one gets the engine's commands (``Table``)."""
 
 

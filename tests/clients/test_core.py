@@ -7,7 +7,7 @@ import json
 
 import pytest
 
-from clients.python.core import Changed, ClientCore, Refused, Send, Welcomed
+from clients.python.core import Changed, ClientCore, Lost, Refused, Send, Welcomed
 from clients.python.errors import AuthRefusal, RetryLater, RuleRefusal, refusal
 from clients.python.links import BadLink, parse, websocket_url
 from protocol.messages import Error, Resync
@@ -120,3 +120,33 @@ def test_errors_become_typed_refusals_carrying_the_servers_code() -> None:
     assert isinstance(raised, RuleRefusal) and raised.code == "rules/bid_too_high"
     assert isinstance(refusal(Error(code="auth/expired_token", message="")), AuthRefusal)
     assert isinstance(refusal(Error(code="rate/limited", message="")), RetryLater)
+
+
+@pytest.mark.parametrize("code", ["auth/revoked", "auth/expired_token", "auth/bad_token", "contest/not_found"])
+def test_a_contest_refused_for_good_is_lost_and_no_longer_resumed(code: str) -> None:
+    core = ClientCore()
+    core.expect("bridge", TOKEN)
+    core.receive(welcome({"version": 3}))
+    error = {"type": "error", "code": code, "message": "ask the GM for a new link", "contest": "bridge"}
+    refused, lost = core.receive(frame(error))
+    assert isinstance(refused, Refused) and isinstance(lost, Lost)
+    assert lost.contest == "bridge" and lost.error.code == code
+    assert "bridge" not in core.mirrors and core.resumes() == []
+
+
+@pytest.mark.parametrize(
+    "error",
+    [
+        {"code": "rate/limited", "contest": "bridge"},  # try again later
+        {"code": "server/shutting_down", "contest": "bridge"},
+        {"code": "auth/revoked", "contest": "bridge", "id": "c1"},  # a request's answer: the request's business
+        {"code": "auth/revoked", "contest": "elsewhere"},  # a contest this client does not follow
+    ],
+)
+def test_an_error_a_retry_may_mend_loses_nothing(error: dict[str, str]) -> None:
+    core = ClientCore()
+    core.expect("bridge", TOKEN)
+    core.receive(welcome({"version": 3}))
+    outputs = core.receive(frame({"type": "error", "message": "no", **error}))
+    assert [type(o) for o in outputs] == [Refused]
+    assert [f.contest for f in core.resumes()] == ["bridge"]

@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from clients.python import AgonClient, Extended, RuleRefusal, join
+from clients.python import AgonClient, AuthRefusal, Extended, Refusal, RuleRefusal, join
 from protocol.common import Seat
 from protocol.events import CreateContest
 from protocol.rulesets import extended as x
@@ -158,3 +158,46 @@ async def test_the_client_resumes_by_itself_when_the_server_comes_back(
     finally:
         await ann.client.close()
         again.kill()
+
+
+async def test_a_revoked_invitation_ends_the_client_instead_of_retrying(agon_server: ServerFactory) -> None:
+    server = agon_server()
+    creator = await AgonClient.connect(server.ws_url)
+    created = await creator.create(bridge())
+    await creator.close()
+    gm = await join(f"{server.http_url}/#{created.invitations.gm}")
+    ann = await join(f"{server.http_url}/#{created.invitations.seats['ann']}")
+    ann.client.backoff = (0.5, 1.0)  # the re-issue below lands before the first attempt to resume
+    told: list[tuple[str, str]] = []
+    ann.client.on_lost(lambda contest, refused: told.append((contest, refused.code)))
+
+    async def follow_changes() -> int:
+        seen = 0
+        async for _ in ann.client.changes(ann.contest):
+            seen += 1
+        return seen
+
+    watching = asyncio.create_task(follow_changes())
+    ann.client.abort()  # ann's network drops; meanwhile the GM re-issues ann's invitation
+    await gm.client.invite(gm.contest, "ann")
+    with pytest.raises(AuthRefusal) as refused:
+        async with asyncio.timeout(10):
+            await watching
+    assert refused.value.code == "auth/revoked"
+    assert told == [(ann.contest, "auth/revoked")]
+    with pytest.raises(Refusal):  # and anyone asking later is told at once
+        async for _ in ann.client.changes(ann.contest):
+            pass
+    assert ann.client.closed  # nothing left to resume: the client ended
+
+    # Connected when the GM re-issues the seat: the server's last word ends the changes just the same.
+    again = await gm.client.invite(gm.contest, "ann")
+    ann = await join(f"{server.http_url}/#{again.token}")
+    watching = asyncio.create_task(follow_changes())
+    await asyncio.sleep(0.1)
+    await gm.client.invite(gm.contest, "ann")
+    with pytest.raises(AuthRefusal, match="re-issued"):
+        async with asyncio.timeout(10):
+            await watching
+    await ann.client.close()
+    await gm.client.close()

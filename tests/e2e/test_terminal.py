@@ -1,6 +1,8 @@
 """The terminal client through a pseudo-terminal, against a real `agon serve`: a player joins from an
 invitation link, completes and declares a bid at the prompt, sees the reveal and the roll as they happen,
-gets help and a refusal with its code; a spectator may only look; a bad link is one line."""
+gets help and a refusal with its code; a player of a scored contest types its ruleset's commands and sees
+the tallies move, and leaves with one line when the GM re-issues its invitation; a spectator may only look;
+a bad link is one line."""
 
 from __future__ import annotations
 
@@ -11,9 +13,11 @@ from pathlib import Path
 import pexpect
 
 from clients.python import AgonClient
-from protocol.events import Declare
+from protocol.events import CreateContest, Declare
 from protocol.rulesets import extended as x
-from tests.e2e.conftest import AGON, ServerFactory
+from protocol.rulesets import scored as s
+from tests.e2e.conftest import AGON, ServerFactory, ServerProcess
+from tests.e2e.test_scored import sequence
 from tests.engine.table import duel
 
 
@@ -31,20 +35,22 @@ async def expect(child: pexpect.spawn, pattern: str) -> None:
     await asyncio.to_thread(child.expect, pattern)
 
 
-async def test_a_player_declares_at_the_prompt_and_sees_the_reveal(agon_server: ServerFactory, tmp_path: Path) -> None:
-    server = agon_server()
+async def ann_plays(server: ServerProcess, request: CreateContest, cwd: Path) -> tuple[AgonClient, str, pexpect.spawn]:
+    """A contest created and followed by its GM, and ``agon play`` started with ann's invitation."""
     gm = await AgonClient.connect(server.ws_url)
-    created = await gm.create(duel())
-    contest, invitations = created.contest, created.invitations
-    await gm.follow(contest, invitations.gm)
+    created = await gm.create(request)
+    await gm.follow(created.contest, created.invitations.gm)
+    return gm, created.contest, spawn("play", f"{server.http_url}/#{created.invitations.seats['ann']}", cwd=cwd)
 
-    child = spawn("play", f"{server.http_url}/#{invitations.seats['ann']}", cwd=tmp_path)
+
+async def test_a_player_declares_at_the_prompt_and_sees_the_reveal(agon_server: ServerFactory, tmp_path: Path) -> None:
+    gm, contest, child = await ann_plays(agon_server(), duel(), tmp_path)
     try:
         await expect(child, "you are ann \\(player\\), playing aria")
         await expect(child, "waiting for aria, orc")
         await expect(child, "agon>")
         # Tab completes the command and the contestant: "dec" or "ar" alone would be refused
-        child.send("dec\t")
+        child.send("decla\t")
         await asyncio.sleep(0.3)
         child.send(" ar\t")
         await asyncio.sleep(0.3)
@@ -71,6 +77,41 @@ async def test_a_player_declares_at_the_prompt_and_sees_the_reveal(agon_server: 
     finally:
         child.close(force=True)
     assert child.exitstatus == 0
+    await gm.close()
+
+
+async def test_a_scored_player_types_its_rulesets_commands_and_leaves_when_revoked(
+    agon_server: ServerFactory, tmp_path: Path
+) -> None:
+    gm, contest, child = await ann_plays(agon_server(), sequence(), tmp_path)
+    await gm.command(contest, s.StartRound(initiative="ogre", responder="aria"))
+    try:
+        await expect(child, "you are ann \\(player\\), playing aria, brin")
+        await expect(child, "ogre \\(initiative\\) against aria")
+        await expect(child, "agon>")
+        child.send("help keep_story_points\r")
+        await expect(child, "keep_story_points CONTESTANT")
+        child.send("declare aria gambit feint\r")
+        await expect(child, "your sealed tactic for aria: action feint, tactic gambit")
+        await gm.command(contest, Declare(participant="ogre", payload=s.Tactic(action="overhead smash")))
+        await expect(child, "aria: gambit “feint”")
+        child.send("roll 13 16\r")  # physical dice: the initiative's face first
+        await expect(child, "waiting for aria \\(spend_story_point or keep_story_points\\)")
+        child.send("shift_points aria brin many\r")
+        await expect(child, "points: 'many' is not valid")
+        child.send("start_round ogre aria\r")  # the GM's: a player is not offered it
+        await expect(child, "no command 'start_round'")
+        child.send("keep_story_points aria\r")
+        await expect(child, "ok \\(version (\\d+)\\)")
+        rules = (await gm.wait_version(contest, int(child.match.group(1)))).rules
+        await expect(child, f"Aria \\(aria\\) \\* +heroes +Sword +15 +{rules['contestants'][0]['rp']}")
+
+        await gm.invite(contest, "ann")  # the GM re-issues ann's invitation: this link is dead
+        await expect(child, "agon: this contest is lost to you: .*\\[auth/revoked\\]")
+        await expect(child, pexpect.EOF)
+    finally:
+        child.close(force=True)
+    assert child.exitstatus == 1
     await gm.close()
 
 

@@ -1,1 +1,2 @@
-"""Typed command helpers, one module per ruleset (``extended.Extended``), over the engine's (``Table``)."""
+"""Typed commands, one module per ruleset (``extended.Extended``, ``scored.Scored``, ...), over the engine's
+(``Table``); ``typed`` builds their methods from the command types."""

@@ -24,23 +24,36 @@ from clients.python.table import Table
 from clients.python.terminal import screen
 from clients.python.terminal.commands import Spec, Usage, commands_for, help_text
 from clients.python.terminal.commands import parse as parse_line
+from clients.python.terminal.fields import literals
 from protocol.messages import Notice
 
 REDRAW_DELAY = 0.05  # seconds after a patch, so a burst of patches redraws once, below their notices
 
 
+IDS = ("contestants", "characters", "zones", "things")
+"""The members of a ruleset's view whose ids complete at the prompt (who and where)."""
+
+
 class CommandCompleter(Completer):
-    """Command names first; then contestant ids, or command names after ``help``."""
+    """Command names first; then the ids in the view (contestants, characters, zones), the command's
+    ``field=`` names and the values its fields may take; command names after ``help``."""
 
     def __init__(self, specs: list[Spec], table: Table) -> None:
         self.specs = specs
         self.table = table
 
-    def _contestants(self) -> list[str]:
+    def _ids(self) -> list[str]:
         doc = self.table.mirror.doc or {}
         rules = doc.get("rules") or {}
-        contestants = rules.get("contestants") or []
-        return [str(c.get("id")) for c in contestants if isinstance(c, dict)]
+        members = [m for key in IDS for m in rules.get(key) or []]
+        return list(dict.fromkeys(str(m.get("id")) for m in members if isinstance(m, dict)))
+
+    def _arguments(self, name: str) -> list[str]:
+        spec = next((s for s in self.specs if s.name == name), None)
+        if spec is None or spec.kind is None:
+            return self._ids()
+        fields = [f"{field}=" for field in spec.kind.__struct_fields__]
+        return [*self._ids(), *fields, *literals(spec.kind)]
 
     def get_completions(self, document: Document, complete_event: CompleteEvent) -> Iterable[Completion]:
         before = document.text_before_cursor
@@ -48,7 +61,7 @@ class CommandCompleter(Completer):
         current = "" if before.endswith(" ") or not words else words[-1]
         position = len(words) - (0 if current == "" else 1)
         naming = position == 0 or words[0] == "help"
-        choices = [s.name for s in self.specs] if naming else self._contestants()
+        choices = [s.name for s in self.specs] if naming else self._arguments(words[0])
         for choice in choices:
             if choice.startswith(current):
                 yield Completion(choice, start_position=-len(current))
@@ -63,6 +76,17 @@ class Terminal:
         ruleset = str((mirror.doc or {}).get("ruleset", ""))
         self.specs = commands_for(ruleset, role)
         self._redraw: asyncio.TimerHandle | None = None
+        self.lost: Refusal | None = None  # the contest was refused for good: the session ends
+        self.session: PromptSession[str] | None = None
+
+    def on_lost(self, contest: str, refused: Refusal) -> None:
+        """The invitation no longer works (revoked, expired) or the contest is gone: say so once and leave."""
+        if contest != self.table.contest or self.lost is not None:
+            return
+        self.lost = refused
+        app = None if self.session is None else self.session.app
+        if app is not None and app.is_running:
+            app.exit(exception=EOFError())
 
     def show_view(self) -> None:
         doc = self.table.mirror.doc
@@ -129,11 +153,13 @@ async def _session(link: str, server: str | None, watch: bool) -> int:
             terminal.show_view()
             stop_changes = table.client.on_change(terminal.on_change)
             stop_notices = table.client.on_notice(terminal.on_notice)
+            stop_lost = table.client.on_lost(terminal.on_lost)
             session: PromptSession[str] = PromptSession(
                 completer=CommandCompleter(terminal.specs, table), complete_while_typing=False
             )
+            terminal.session = session
             try:
-                while True:
+                while terminal.lost is None:
                     try:
                         line = await session.prompt_async("agon> ")
                     except EOFError:
@@ -145,13 +171,19 @@ async def _session(link: str, server: str | None, watch: bool) -> int:
             finally:
                 stop_changes()
                 stop_notices()
+                stop_lost()
     finally:
         await table.client.close()
+    if terminal.lost is not None:
+        lost = terminal.lost
+        print(f"agon: this contest is lost to you: {lost.message} [{lost.code}]", file=sys.stderr)
+        return 1
     return 0
 
 
 def run_terminal(link: str, *, server: str | None = None, watch: bool = False) -> int:
-    """``agon play`` / ``agon watch``: exit 0 on quit, 1 with one line when the link cannot be used."""
+    """``agon play`` / ``agon watch``: exit 0 on quit, 1 with one line when the link cannot be used, or no
+    longer can (the invitation revoked or expired, the contest deleted)."""
     try:
         parse(link, server)
         return asyncio.run(_session(link, server, watch))

@@ -1,7 +1,10 @@
 """The commands typed at the terminal client's prompt: a name, its arguments, its help, and what it sends.
 
-The engine's commands serve every ruleset; each ruleset adds its own (``EXTENDED`` for the extended
-contest). Parsing is pure: ``parse`` turns a line into a ``Call`` or raises ``Usage`` with a message."""
+The engine's commands serve every ruleset. A ruleset's commands come from its typed helper
+(``clients.python.join.HELPERS``): every command method there is a prompt command of the same name, its
+fields the arguments (``fields.build``), so a new command of a ruleset appears here without new code.
+The extended contest keeps a few short forms (``declare aria 5 lunge``). Parsing is pure: ``parse`` turns a
+line into a ``Call`` or raises ``Usage`` with a message."""
 
 from __future__ import annotations
 
@@ -10,13 +13,16 @@ from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+import msgspec
+
+from clients.python.join import HELPERS
 from clients.python.rulesets.extended import Extended
+from clients.python.rulesets.typed import Declares, Sends, commands, declaration
 from clients.python.table import Table
+from clients.python.terminal.fields import Usage, build, describe, usage
 from protocol.messages import Ack
 
-
-class Usage(ValueError):
-    """A line the prompt cannot run: the message says how to write it."""
+__all__ = ["Call", "Spec", "Usage", "commands_for", "help_text", "parse"]
 
 
 @dataclass(frozen=True)
@@ -26,6 +32,7 @@ class Spec:
     help: str
     run: Callable[[Any, list[str]], Awaitable[Ack]] | None  # None: a local command (help, view, quit)
     gm_only: bool = False
+    kind: type[msgspec.Struct] | None = None  # the command (or declaration) type it builds, if any
 
 
 def _int(text: str, what: str) -> int:
@@ -78,21 +85,49 @@ ENGINE = [
 ]
 
 
-# --- extended --------------------------------------------------------------------------------------------
+# --- any ruleset: its helper's commands, typed as their fields -------------------------------------------
+
+
+def _first_line(doc: str | None) -> str:
+    line = (doc or "").strip().split("\n\n")[0].replace("\n", " ")
+    return line.replace("``", "")
+
+
+def _sends(method: Sends[Any]) -> Spec:
+    kind: type[msgspec.Struct] = method.kind  # type: ignore[assignment]
+
+    async def run(table: Table, args: list[str]) -> Ack:
+        return await table.send(build(kind, args))
+
+    return Spec(method.name, usage(kind), _first_line(method.__doc__), run, method.gm_only, kind)
+
+
+def _declares(method: Declares[Any], name: str) -> Spec:
+    kind: type[msgspec.Struct] = method.kind  # type: ignore[assignment]
+
+    async def run(table: Table, args: list[str]) -> Ack:
+        if not args:
+            raise Usage(f"usage: {name} PARTICIPANT {usage(kind)}".rstrip())
+        return await table.declare(args[0], build(kind, args[1:]))
+
+    return Spec(name, f"PARTICIPANT {usage(kind)}".rstrip(), _first_line(method.__doc__), run, kind=kind)
+
+
+def typed(helper: type[Table]) -> list[Spec]:
+    """The prompt commands of a ruleset's helper: its declaration (also as ``declare``), then its commands."""
+    specs: list[Spec] = []
+    sealed = declaration(helper)
+    if sealed is not None:
+        specs += [_declares(sealed, "declare"), _declares(sealed, sealed.name)]
+    return specs + [_sends(method) for method in commands(helper)]
+
+
+# --- extended: short forms ------------------------------------------------------------------------------
 
 
 async def _intent(table: Extended, args: list[str]) -> Ack:
     _need(args, 2, "declare CONTESTANT BID [ACTION...]")
     return await table.intent(args[0], " ".join(args[2:]), bid=_int(args[1], "BID"))
-
-
-async def _roll(table: Extended, args: list[str]) -> Ack:
-    if not args:
-        return await table.roll()
-    if len(args) != 2:
-        raise Usage("usage: roll [ACTOR_FACE DEFENDER_FACE]  (faces only with physical dice)")
-    faces: list[int | None] = [None if a == "-" else _int(a, "FACE") for a in args]
-    return await table.roll(faces)
 
 
 async def _spend(table: Extended, args: list[str]) -> Ack:
@@ -103,10 +138,6 @@ async def _spend(table: Extended, args: list[str]) -> Ack:
 async def _pass(table: Extended, args: list[str]) -> Ack:
     _need(args, 1, "stand CONTESTANT")
     return await table.let_it_stand(args[0])
-
-
-async def _confirm(table: Extended, args: list[str]) -> Ack:
-    return await table.confirm()
 
 
 async def _order(table: Extended, args: list[str]) -> Ack:
@@ -128,36 +159,32 @@ async def _parting(table: Extended, args: list[str]) -> Ack:
     _need(args, 1, "parting CONTESTANT [BID] [ACTION...]")
     bid = _int(args[1], "BID") if len(args) > 1 and args[1].lstrip("-").isdigit() else None
     action = " ".join(args[2:] if bid is not None else args[1:])
-    return await table.parting_shot(args[0], action, bid=bid)
-
-
-async def _adjust(table: Extended, args: list[str]) -> Ack:
-    _need(args, 3, "adjust CONTESTANT DELTA REASON...")
-    return await table.adjust(args[0], _int(args[1], "DELTA"), " ".join(args[2:]))
+    return await table.parting_shot(args[0], bid, action)
 
 
 EXTENDED = [
     Spec("declare", "CONTESTANT BID [ACTION...]", "declare, sealed, your intent and bid for this round", _intent),
-    Spec("roll", "[FACE FACE]", "roll the current exchange (physical dice: the faces, actor's first)", _roll),
     Spec("spend", "CONTESTANT", "spend a hero point: one step up for this exchange", _spend),
     Spec("stand", "CONTESTANT", "let the rolled result stand (no hero point spent)", _pass),
     Spec("pass", "CONTESTANT", "the same as stand", _pass),
     Spec("accept", "CONTESTANT", "accept the bid the GM proposed", _accept),
     Spec("parting", "CONTESTANT [BID] [ACTION...]", "the victor's parting shot", _parting),
-    Spec("confirm", "", "apply the rolled exchange now", _confirm, gm_only=True),
     Spec("order", "CONTESTANT...", "who acts first this round", _order, gm_only=True),
     Spec("propose", "CONTESTANT BID", "suggest another bid for a declared action", _propose, gm_only=True),
-    Spec("adjust", "CONTESTANT DELTA REASON...", "change a contestant's AP, with a reason", _adjust, gm_only=True),
 ]
 
-RULESETS: dict[str, list[Spec]] = {"extended": EXTENDED}
+SHORT: dict[str, list[Spec]] = {"extended": EXTENDED}
+"""Short forms a ruleset keeps besides its typed commands (a short form wins over a typed one of its name)."""
 
 
 def commands_for(ruleset: str, role: str) -> list[Spec]:
     """What this role may type in a contest of this ruleset (a spectator only looks)."""
     if role == "spectator":
         return list(LOCAL)
-    acting = [*RULESETS.get(ruleset, []), *ENGINE]
+    short = SHORT.get(ruleset, [])
+    helper = HELPERS.get(ruleset)
+    full = [s for s in typed(helper) if s.name not in {t.name for t in short}] if helper is not None else []
+    acting = [*short, *full, *ENGINE]
     return [*LOCAL, *(spec for spec in acting if role == "gm" or not spec.gm_only)]
 
 
@@ -187,6 +214,19 @@ def help_text(specs: Sequence[Spec], name: str | None = None) -> str:
         spec = next((s for s in specs if s.name == name), None)
         if spec is None:
             return f"no command {name!r}: type help for the list"
-        return f"{spec.name} {spec.arguments}".rstrip() + f"\n  {spec.help}"
-    width = max(len(f"{s.name} {s.arguments}") for s in specs)
-    return "\n".join(f"  {f'{s.name} {s.arguments}':<{width}}  {s.help}" for s in specs)
+        fields = describe(spec.kind) if spec.kind is not None and spec.run is not _intent else []
+        more = "".join(f"\n    {line}" for line in fields)
+        tip = (
+            "\n  words fill the fields in order; or write field=value; a list: a,b or the last words" if fields else ""
+        )
+        return f"{spec.name} {spec.arguments}".rstrip() + f"\n  {spec.help}" + more + tip
+    shown = [(f"{s.name} {_brief(s.arguments)}".rstrip(), s.help) for s in specs]
+    width = max(len(usage) for usage, _ in shown)
+    return "\n".join(f"  {usage:<{width}}  {help}" for usage, help in shown) + "\n  help COMMAND: its fields"
+
+
+def _brief(arguments: str) -> str:
+    """The arguments of a list line: the required ones, then ``[…]`` for all the optional ones."""
+    words = arguments.split()
+    required = [w for w in words if not w.startswith("[") or not w.endswith("=…]")]
+    return " ".join(required + (["[…]"] if len(required) < len(words) else []))

@@ -1,42 +1,44 @@
-"""What the terminal client shows: the contest as readable text with rich (tables, no JSON)."""
+"""What the terminal client shows: the contest as readable text with rich (tables, no JSON).
+
+Each ruleset has its layout (``layouts.<name>``); the sealed declarations and the revealed seed are the
+engine's and shown alike for all. A view no layout can read is shown as tidy ``key: value`` text."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from rich.console import Group, RenderableType
-from rich.table import Table as Grid
 from rich.text import Text
 
 from clients.python import render
+from clients.python.terminal.layouts import contingency, extended, karbon, scored
+
+RULESETS: dict[str, Callable[[dict[str, Any]], list[RenderableType]]] = {
+    "extended": extended.layout,
+    "herowars": extended.layout,
+    "scored": scored.layout,
+    "karbon": karbon.layout,
+    "contingency": contingency.layout,
+}
 
 
-def _ap(value: Any) -> str:
-    return "?" if value is None else str(value)
+def contest(view: dict[str, Any]) -> RenderableType:
+    """The contest as this viewer sees it: the ruleset's own layout, or readable text for any other."""
+    layout = RULESETS.get(str(view.get("ruleset")))
+    if layout is not None:
+        try:
+            parts = layout(view)
+            if view.get("concluded"):
+                parts.append(Text("the contest is concluded", style="bold"))
+            return Group(*parts, *_engine(view))
+        except (KeyError, TypeError, AttributeError):
+            pass  # a view of another shape: fall back to the generic text
+    return Text(render.text(view))
 
 
-def extended(view: dict[str, Any]) -> RenderableType:
-    rules = view["rules"]
+def _engine(view: dict[str, Any]) -> list[RenderableType]:
     parts: list[RenderableType] = []
-    head = f"{view['title'] or view['contest']} — {rules['prize']} · round {rules['round']} · {rules['phase']}"
-    if rules.get("next_actor"):
-        head += f" · next: {rules['next_actor']}"
-    if view.get("concluded"):
-        head += " · concluded"
-    parts.append(Text(head, style="bold"))
-    grid = Grid(show_edge=False, pad_edge=False, box=None)
-    for column in ("contestant", "ability", "rating", "AP", "hero points", ""):
-        grid.add_column(column)
-    for c in rules["contestants"]:
-        grid.add_row(
-            f"{c['name']} ({c['id']})" + (" *" if c["controlled_by_you"] else ""),
-            c["ability"],
-            _ap(c["rating"]),
-            _ap(c["ap"]),
-            _ap(c["hero_points"]),
-            "out" if c["out"] else "",
-        )
-    parts.append(grid)
     seal = view.get("seal")
     if seal is not None:
         declared = {d["participant"]: d for d in seal["declared"]}
@@ -47,59 +49,23 @@ def extended(view: dict[str, Any]) -> RenderableType:
         parts.append(Text(line))
         for participant, d in declared.items():
             if d["payload"] is not None:
-                parts.append(Text(f"  your sealed intent for {participant}: {_intent(d['payload'])}"))
-    for contestant, intent in rules["intents"].items():
-        parts.append(Text(f"  {contestant} intends: {_intent(intent)}"))
-    for contestant, bid in rules.get("proposals", {}).items():
-        parts.append(Text(f"  the GM proposes bid {bid} for {contestant} (accept {contestant})"))
-    exchange = rules.get("exchange")
-    if exchange is not None:
-        parts.append(
-            Text(
-                f"exchange {exchange['number']}: {exchange['actor']} ({exchange['actor_level']}, rolled "
-                f"{_ap(exchange['actor_face'])}) against {exchange['defender']} ({exchange['defender_level']}, "
-                f"rolled {_ap(exchange['defender_face'])}), bid {exchange['bid']}" + _answers(exchange)
-            )
-        )
-    outcome = rules.get("outcome")
-    if outcome is not None:
-        winner = outcome["winner"] or "nobody"
-        parts.append(
-            Text(
-                f"decided: {outcome['level']} — {winner} wins ({outcome['benefit']} / {outcome['consequence']})",
-                style="bold",
-            )
-        )
+                kind, text = _payload(d["payload"])
+                parts.append(Text(f"  your sealed {kind} for {participant}: {text}"))
     if view.get("seed"):
         parts.append(Text(f"dice seed revealed: {view['seed']}"))
-    return Group(*parts)
+    return parts
 
 
-def _intent(intent: dict[str, Any]) -> str:
-    bid = intent.get("bid")
-    text = f"“{intent.get('action') or '…'}”, bid {3 if bid is None else bid}"
-    if intent.get("kind") and intent["kind"] != "normal":
-        text += f", {intent['kind']}"
-    return text
+def _payload(payload: dict[str, Any]) -> tuple[str, str]:
+    """A sealed declaration's kind (``intent``, ``tactic``, ``risk``) and its content in words."""
+    kind = str(payload.get("type", "")).rpartition(".")[2] or "declaration"
+    if kind == "intent" and "bid" in payload:
+        return kind, extended.intent_text(payload)
+    shown = [
+        f"{k.replace('_', ' ')} {_words(v)}" for k, v in payload.items() if k != "type" and v not in (None, "", [])
+    ]
+    return kind, ", ".join(shown) or "—"
 
 
-RULESETS = {"extended": extended}
-
-
-def contest(view: dict[str, Any]) -> RenderableType:
-    """The contest as this viewer sees it: the ruleset's own layout, or readable text for any other."""
-    layout = RULESETS.get(str(view.get("ruleset")))
-    if layout is not None:
-        try:
-            return layout(view)
-        except (KeyError, TypeError):
-            pass  # a view of another shape: fall back to the generic text
-    return Text(render.text(view))
-
-
-def _answers(exchange: dict[str, Any]) -> str:
-    """Whose answer the rolled exchange waits for, and who of them may spend a hero point (as this seat sees)."""
-    spend = exchange["hero_points_pending"]
-    waiting = list(dict.fromkeys([*exchange.get("answers_pending", []), *spend]))
-    text = f"; waiting for {', '.join(waiting)} to let it stand (stand) or spend a hero point" if waiting else ""
-    return text + (f"; may spend a hero point: {', '.join(spend)}" if spend else "")
+def _words(value: Any) -> str:
+    return ", ".join(map(render.scalar, value)) if isinstance(value, list) else render.scalar(value)

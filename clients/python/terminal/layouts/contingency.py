@@ -1,0 +1,48 @@
+"""A Contingency encounter: the zones and who stands in them, the characters, the round's actions."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rich.console import RenderableType
+from rich.text import Text
+
+from clients.python.terminal.layouts import grid, shown, who
+
+
+def layout(view: dict[str, Any]) -> list[RenderableType]:
+    rules = view["rules"]
+    head = f"{view['title'] or view['contest']} — round {rules['round']} · {rules['phase']}"
+    if rules.get("next_action"):
+        head += f" · next: {rules['next_action']}"
+    parts: list[RenderableType] = [Text(head, style="bold")]
+    if rules["scene"]:
+        parts.append(Text(rules["scene"] + (f" ({rules['foreshadow']})" if rules["foreshadow"] else "")))
+    zones = grid("zone", "here", "traits")
+    for z in rules["zones"]:
+        here = ", ".join([*z["characters"], *z["things"]]) or "—"
+        traits = ", ".join(z["traits"]) + (f" (movement +{z['modifier']})" if z["modifier"] else "")
+        zones.add_row(f"{z['name']} ({z['id']})", here, traits)
+    parts.append(zones)
+    characters = grid("character", "zone", "engaged with", "actions", "omens")
+    for c in rules["characters"]:
+        characters.add_row(who(c), c["zone"], ", ".join(c["engaged_with"]), str(c["actions_taken"]), str(c["omens"]))
+    parts.append(characters)
+    for a in rules["actions"]:
+        line = f"  {a['id']}: {a['character']} {a['name'] or a['type']} ({a['type']}) · {a['status']}"
+        if a.get("target"):
+            line += f" → {a['target']}"
+        if a.get("difficulty") is not None:
+            line += f" · difficulty {a['difficulty']}"
+        if a.get("result") is not None:
+            line += f" · {a['result']} ({'success' if a['success'] else 'failure'})"
+        parts.append(Text(line))
+    rolling = rules.get("rolling")
+    if rolling is not None:
+        parts.append(
+            Text(
+                f"{rolling['character']} rolled {rolling['faces']} for {rolling['action']}: take the penalty "
+                f"{shown(rolling['penalty'])} (take_penalty)"
+            )
+        )
+    return parts

@@ -1,0 +1,59 @@
+"""The extended contest and the Hero Wars contest (the same shape): AP, hero points, intents, the exchange."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rich.console import RenderableType
+from rich.text import Text
+
+from clients.python.terminal.layouts import grid, shown, who
+
+
+def layout(view: dict[str, Any]) -> list[RenderableType]:
+    rules = view["rules"]
+    head = f"{view['title'] or view['contest']} — {rules['prize']} · round {rules['round']} · {rules['phase']}"
+    if rules.get("next_actor"):
+        head += f" · next: {rules['next_actor']}"
+    parts: list[RenderableType] = [Text(head, style="bold")]
+    table = grid("contestant", "ability", "rating", "AP", "hero points", "")
+    for c in rules["contestants"]:
+        out = "out" if c["out"] is True else (c["out"] or "")
+        table.add_row(who(c), c["ability"], shown(c["rating"]), shown(c["ap"]), shown(c["hero_points"]), out)
+    parts.append(table)
+    for contestant, intent in rules["intents"].items():
+        parts.append(Text(f"  {contestant} intends: {intent_text(intent)}"))
+    for contestant, bid in rules.get("proposals", {}).items():
+        parts.append(Text(f"  the GM proposes bid {bid} for {contestant} (accept {contestant})"))
+    exchange = rules.get("exchange")
+    if exchange is not None:
+        parts.append(
+            Text(
+                f"exchange {exchange['number']}: {exchange['actor']} ({exchange['actor_level']}, rolled "
+                f"{shown(exchange['actor_face'])}) against {exchange['defender']} ({exchange['defender_level']}, "
+                f"rolled {shown(exchange['defender_face'])}), bid {exchange['bid']}" + _answers(exchange)
+            )
+        )
+    outcome = rules.get("outcome")
+    if outcome is not None:
+        winner = outcome.get("winner") or "nobody"
+        level = f"{outcome['level']} — " if outcome.get("level") else ""
+        result = "/".join(str(outcome[k]) for k in ("benefit", "consequence") if outcome.get(k))
+        parts.append(Text(f"decided: {level}{winner} wins" + (f" ({result})" if result else ""), style="bold"))
+    return parts
+
+
+def intent_text(intent: dict[str, Any]) -> str:
+    bid = intent.get("bid")
+    text = f"“{intent.get('action') or '…'}”, bid {3 if bid is None else bid}"
+    if intent.get("kind") and intent["kind"] != "normal":
+        text += f", {intent['kind']}"
+    return text
+
+
+def _answers(exchange: dict[str, Any]) -> str:
+    """Whose answer the rolled exchange waits for, and who of them may spend a hero point (as this seat sees)."""
+    spend = exchange["hero_points_pending"]
+    waiting = list(dict.fromkeys([*exchange.get("answers_pending", []), *spend]))
+    text = f"; waiting for {', '.join(waiting)} to let it stand (stand) or spend a hero point" if waiting else ""
+    return text + (f"; may spend a hero point: {', '.join(spend)}" if spend else "")
