@@ -18,6 +18,7 @@ function newSetup() {
     zones: "Forest Clearing | Exposed\nRiver Rapids | Forced Movement | 1 | Narrow Corridor\nNarrow Corridor | Limited Space, Intimidating",
     connections: "Forest Clearing -- River Rapids\nRiver Rapids -- Narrow Corridor | Leap 6",
     characters: "Ellis @ Forest Clearing | Player 1\nGoblin @ Forest Clearing",
+    sheets: "",
     intent: "public",
     omens: "per_roll",
     players_type_faces: false,
@@ -28,6 +29,8 @@ const HINTS = {
   zones: "One zone a line: Name | traits, comma separated | movement modifier (extra movement points) | the zone a Forced Movement zone sweeps into.",
   connections: "One a line: Zone -- Zone, optionally | Action difficulty for a barrier (e.g. | Leap 6).",
   characters: "One a line: Name @ Zone | Player's name (no player: run by the GM).",
+  sheets:
+    "One a line: Name | Attribute+Skill: the three dice sizes (e.g. Ellis | Agility+Climb: 8 10 12). Name | dice: sizes rolled with no attribute and skill (default 10 10 10). Name | cards: the action cards it holds, comma separated (default: every action).",
 };
 
 function TextArea({ label, name, value, onInput, hint, error, testid }) {
@@ -47,6 +50,7 @@ function SetupForm({ setup, onChange, errors }) {
     <${TextArea} label="Zones" name="zones" value=${setup.zones} onInput=${(v) => set("zones", v)} hint=${HINTS.zones} error=${errors.zones} testid="zones" />
     <${TextArea} label="Connections" name="connections" value=${setup.connections} onInput=${(v) => set("connections", v)} hint=${HINTS.connections} error=${errors.connections} testid="connections" />
     <${TextArea} label="Characters" name="characters" value=${setup.characters} onInput=${(v) => set("characters", v)} hint=${HINTS.characters} error=${errors.characters} testid="characters" />
+    <${TextArea} label="Character sheets (dice and action cards)" name="sheets" value=${setup.sheets ?? ""} onInput=${(v) => set("sheets", v)} hint=${HINTS.sheets} error=${errors.sheets} testid="sheets" />
     <fieldset class="settings">
       <legend>Settings</legend>
       <${Select} label="Intent" name="intent" value=${setup.intent} onChange=${(v) => set("intent", v)}
@@ -109,6 +113,7 @@ function buildContest(setup) {
     }
     return { id, name, zone: zone ? zoneOf(zone, "characters") : "" };
   });
+  readSheets(setup.sheets ?? "", characters, errors);
   return {
     errors,
     setup: {
@@ -124,8 +129,33 @@ function buildContest(setup) {
   };
 }
 
+// The sheet lines (`Name | Attribute+Skill: 8 10 12`, `Name | dice: 6 6 6`, `Name | cards: Strike, Defend`) onto
+// the characters they name.
+function readSheets(text, characters, errors) {
+  const byName = new Map(characters.map((c) => [c.name.toLowerCase(), c]));
+  for (const line of lines(text)) {
+    const [who, entry = ""] = line.split("|").map((p) => p.trim());
+    const character = byName.get(who.toLowerCase());
+    const colon = entry.indexOf(":");
+    const key = colon < 0 ? "" : entry.slice(0, colon).trim();
+    const value = entry.slice(colon + 1).trim();
+    if (!character) errors.sheets = `No character named “${who}”.`;
+    else if (key.toLowerCase() === "cards") character.actions = value.split(",").map((a) => a.trim()).filter(Boolean);
+    else {
+      const sizes = value.split(/[\s,]+/).filter(Boolean).map((d) => Number(d.replace(/^d/i, "")));
+      const [attribute = "", skill = ""] = key.split("+").map((p) => p.trim());
+      if (sizes.length !== 3 || !sizes.every((n) => Number.isInteger(n) && n >= 2 && n <= 100)) {
+        errors.sheets = `“${line}”: give three dice sizes of 2 to 100 sides, e.g. 8 10 12`;
+      } else if (key.toLowerCase() === "dice") character.dice = sizes;
+      else if (!attribute || !skill || key.split("+").length !== 2) errors.sheets = `“${line}”: write Name | Attribute+Skill: 8 10 12, or Name | dice: 8 10 12`;
+      else character.skills = [...(character.skills ?? []), { attribute, skill, dice: sizes }];
+    }
+  }
+}
+
 function fieldOf(message) {
   const text = message ?? "";
+  if (/^characters\[\d+\]\.(skills|dice|actions)/.test(text)) return "sheets";
   if (/^(zones|into)/.test(text)) return "zones";
   if (/^connections/.test(text)) return "connections";
   if (/^(characters|seats|engagements)/.test(text)) return "characters";
@@ -286,7 +316,7 @@ function Board({ view, me }) {
       (c) => html`<li key=${c.id} data-testid=${`character-${c.id}`}><strong>${c.name}</strong>${c.controlled_by_you ? html` <span class="tag">yours</span>` : ""}${` in ${who[c.zone]}`}${c.engaged_with.length ? `, engaged with ${c.engaged_with.map((o) => who[o]).join(", ")}` : ""}${` · actions this round: ${c.actions_taken}`}${c.movement_points !== null ? ` · ${c.movement_points} movement points` : ""}${c.omens ? ` · ${c.omens} omen(s)` : ""}</li>`,
     )}</ul>
     <${ActionsTable} view=${view} />
-    ${rules.rolling && html`<p class="rolling" data-testid="rolling">${who[rules.rolling.character]} rolled ${rules.rolling.faces.join("-")} and takes −${rules.rolling.penalty}: waiting for the choice of dice.</p>`}
+    ${rules.rolling && html`<p class="rolling" data-testid="rolling">${who[rules.rolling.character]} rolled ${rules.rolling.faces.join("-")} on ${rules.rolling.sides.map((n) => `d${n}`).join("/")} and takes −${rules.rolling.penalty}: waiting for the choice of dice.</p>`}
     ${rules.last && html`<p class="last" data-testid="last">Last: ${rules.last.faces.join("-")}, result ${rules.last.result}${rules.last.omens ? `, ${rules.last.omens} omen(s)` : ""}${rules.last.success === null ? "" : rules.last.success ? " — success" : " — failure"}</p>`}
     ${rules.environmental.length > 0 && html`<ul class="environmental" data-testid="environmental">${rules.environmental.map((t, i) => html`<li key=${i}>${t}</li>`)}</ul>`}
   </section>`;
