@@ -1,7 +1,8 @@
-"""A Contingency encounter in the browser: the GM creates it from the form, the zone map is drawn for every
-page, the GM splits, disconnects, re-terrains and removes zones on the map and everyone's map changes live;
-face-down intents show only their types to others; the replay viewer shows the map as it was before the
-split."""
+"""A Contingency encounter in the browser: the GM creates it from the form (with a character sheet's dice and
+cards), the zone map is drawn for every page, the GM splits, disconnects, re-terrains and removes zones on the
+map and everyone's map changes live; face-down intents show only their types to others; the GM reorders the
+queue and engages and disengages characters; a roll uses the sheet's dice for an attribute and skill; the
+replay viewer shows the map as it was before the split."""
 
 from __future__ import annotations
 
@@ -21,6 +22,7 @@ def create(gm: Page) -> None:
     )
     gm.get_by_test_id("connections").fill("Forest Clearing -- River Rapids\nRiver Rapids -- Narrow Corridor | Leap 6")
     gm.get_by_test_id("characters").fill("Ellis @ Forest Clearing | Ann\nGoblin @ Forest Clearing")
+    gm.get_by_test_id("sheets").fill("Ellis | Agility+Athletics: 8 10 12\nEllis | cards: Strike, Climb, Defend")
     gm.get_by_label("Intent", exact=True).select_option("face_down")
     gm.get_by_label("Players type the faces of their own rolls (physical dice)").check()
     gm.get_by_test_id("create").click()
@@ -41,15 +43,24 @@ def test_the_map_changes_for_everyone_when_the_gm_splits_a_zone(agon_server: Ser
         expect(page.get_by_test_id("token-ellis")).to_be_visible()
     assert_accessible(ann, "player's zone map")
 
-    # face down: Ann seals Strike; the spectator sees only its type once revealed
+    # face down: Ann seals Strike and Climb from Ellis's cards; the spectator sees only their types
     gm.get_by_test_id("open-intent").click()
-    ann.get_by_test_id("intent-ellis").get_by_label("Strike (Combat)").check()
-    ann.get_by_test_id("intent-ellis").get_by_role("button", name="Seal my intent").click()
+    intent = ann.get_by_test_id("intent-ellis")
+    expect(intent.get_by_label("Parley (Influence)")).to_have_count(0)  # not one of Ellis's cards
+    intent.get_by_label("Strike (Combat)").check()
+    intent.get_by_label("Climb (Movement)").check()
+    intent.get_by_role("button", name="Seal my intent").click()
     gm.get_by_test_id("close-window").click()
     expect(watcher.get_by_test_id("action-ellis.1")).to_contain_text("face down")
     expect(watcher.get_by_test_id("action-ellis.1")).to_contain_text("Combat")
     expect(ann.get_by_test_id("action-ellis.1")).to_contain_text("Strike")
-    assert not [f for f in watched.received if "Strike" in f]
+    assert not [f for f in watched.received if "Strike" in f or "Climb" in f]
+    # Movement resolves before Combat, until the GM moves the Strike first
+    queue = ann.get_by_test_id("round-actions").locator("tbody tr")
+    expect(queue).to_contain_text(["Climb", "Strike"])
+    gm.get_by_role("button", name="Resolve ellis.1 earlier").click()
+    expect(queue).to_contain_text(["Strike", "Climb"])
+    expect(watcher.get_by_test_id("round-actions").locator("tbody tr")).to_contain_text(["Combat", "Movement"])
 
     # the GM selects the clearing on the map and splits it; every map changes
     gm.get_by_test_id("zone-forest-clearing").click()
@@ -105,10 +116,13 @@ def test_the_map_changes_for_everyone_when_the_gm_splits_a_zone(agon_server: Ser
     gm.get_by_label("The other character").select_option("goblin")
     gm.get_by_role("button", name="Engage them", exact=True).click()
     expect(watcher.get_by_test_id("engaged-goblin-owl")).to_have_count(1)
+    expect(ann.get_by_test_id("character-goblin")).to_contain_text("engaged with Owl")
+    gm.get_by_role("button", name="Disengage them", exact=True).click()
+    expect(watcher.get_by_test_id("engaged-goblin-owl")).to_have_count(0)
+    expect(ann.get_by_test_id("character-goblin")).not_to_contain_text("engaged")
     gm.get_by_label("Character to remove").select_option("owl")
     gm.get_by_role("button", name="Remove the character").click()
     expect(watcher.get_by_test_id("token-owl")).to_have_count(0)
-    expect(ann.get_by_test_id("engaged-goblin-owl")).to_have_count(0)
 
     # Ann resolves the Strike (9-9: an omen), takes the omen to strike again as an instant action
     ann.get_by_test_id("faces").fill("2 9 9")
@@ -120,8 +134,20 @@ def test_the_map_changes_for_everyone_when_the_gm_splits_a_zone(agon_server: Ser
     ann.get_by_role("button", name="Take the omen").click()
     ann.get_by_label("Faces rolled for Strike").fill("4 5 6")
     ann.get_by_role("button", name="Perform Strike as an instant action").click()
-    expect(watcher.get_by_test_id("action-ellis.i2")).to_contain_text("Strike")
+    expect(watcher.get_by_test_id("action-ellis.i3")).to_contain_text("Strike")
     expect(watcher.get_by_test_id("last")).to_contain_text("result 5")
+
+    # Ann climbs with Agility and Athletics: the sheet's d8, d10 and d12 (a 9 is no face of the d8); −2 for a
+    # second action comes off the 12, the only die that can lose it
+    ann.get_by_label("Roll with (attribute and skill)").select_option(label="Agility and Athletics")
+    ann.get_by_test_id("faces").fill("9 1 1")
+    ann.get_by_role("button", name="Resolve Ellis's Climb action").click()
+    expect(ann.get_by_test_id("roll")).to_contain_text("9 is not a face of a d8")
+    ann.get_by_test_id("faces").fill("1 1 12")
+    ann.get_by_role("button", name="Resolve Ellis's Climb action").click()
+    expect(watcher.get_by_test_id("last")).to_contain_text("1-1-10, result 1, 1 omen(s)")
+    expect(ann.get_by_label("contest log")).to_contain_text("Climb (Movement, announced) with Agility and Athletics")
+    expect(ann.get_by_label("contest log")).to_contain_text("rolled 1-1-12 on d8/d10/d12, penalty −2")
     assert_accessible(gm, "GM console with the zone map")
 
     # the replay viewer shows the map as it was before the split
