@@ -356,7 +356,7 @@ async def test_resuming_far_back_gets_one_patch_and_a_summary_not_one_frame_per_
     assert ann.close_code is None
     assert mirror.in_sync and mirror.desyncs == 0
     notices = [frame for frame in ann.frames[before:] if '"type":"notice"' in frame]
-    assert len(notices) == 1 and "700 events" in notices[0]
+    assert len(notices) == 1 and "700 events" in notices[0] and json.loads(notices[0])["kind"] == "catch_up"
     await ann.ping()  # still connected
     for client in (gm, ann):
         await client.close()
