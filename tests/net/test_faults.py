@@ -260,6 +260,7 @@ async def test_viewers_of_another_process_are_resynced_when_redis_comes_back_beh
         mirror = ann.mirrors[contest]
         await ann.wait_for(lambda: len(mirror.welcomes) > welcomes and mirror.in_sync)
         assert mirror.version == head - 2 and mirror.welcomes[-1].view is not None
+        assert ann.errors == [] and contest not in ann.lost  # a fresh view, never `store/behind`
         fresh = await AgonClient.connect(elsewhere.ws_url, follow=[Follow(contest, created.invitations.seats["ann"])])
         assert fresh.mirrors[contest].doc == mirror.doc
         status, body = await asyncio.to_thread(get, f"{elsewhere.url}healthz")
