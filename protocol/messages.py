@@ -174,13 +174,38 @@ class Patch(_Msg, frozen=True, tag="patch", omit_defaults=True):
     notices: list[NoticeLine] = msgspec.field(default_factory=list)
 
 
+EARLIER = "earlier"
+"""The ``kind`` of the notice standing for the events before the story so far: its ``version`` is the last
+event left out, and its text says how many there are."""
+
+CATCH_UP = "catch_up"
+"""The ``kind`` of the notice standing for every event a resuming follower missed: its ``version`` is the
+head, and its text says how many there are."""
+
+SUMMARY_KINDS = (EARLIER, CATCH_UP)
+"""The ``kind`` of a notice that stands for many events and names no event type (``actor`` and ``at`` are
+empty): a client shows it as it is."""
+
+NoticeKind = Annotated[
+    str,
+    msgspec.Meta(
+        description=(
+            "the event's type tag; or, for a notice standing for many events (empty `actor` and `at`), "
+            f"`{EARLIER}` (the events before the story so far) or `{CATCH_UP}` (what a resuming client missed)"
+        ),
+        examples=["seat.reissued", *SUMMARY_KINDS],
+    ),
+]
+
+
 class Notice(_Msg, frozen=True, tag="notice"):
     """One human-readable log line about an event the viewer may see, outside a live patch: the story so far
-    after a fresh welcome and what a resuming follower missed (sealed payloads never appear)."""
+    after a fresh welcome and what a resuming follower missed (sealed payloads never appear). A notice of
+    ``kind`` ``earlier`` or ``catch_up`` stands for many events instead, and its ``actor`` and ``at`` are empty."""
 
     contest: str
     version: int
-    kind: str  # the event's type tag
+    kind: NoticeKind
     actor: str
     at: str
     text: str

@@ -25,7 +25,7 @@ from protocol.codec import canonical, decode, document, encode, to_builtins
 from protocol.common import Seat
 from protocol.errors import Refused
 from protocol.events import Envelope
-from protocol.messages import Error, Json, Notice, NoticeLine, Patch, TokenRole, Welcome
+from protocol.messages import CATCH_UP, EARLIER, Error, Json, Notice, NoticeLine, Patch, TokenRole, Welcome
 from protocol.patch import Op, diff, view_hash, view_hash_of
 from server.engine.contest import Contest, apply, fold, needs_history
 from server.engine.ruleset import Ruleset, Viewer
@@ -501,7 +501,7 @@ class ContestFeed:
             Notice(
                 contest=self.contest,
                 version=events,
-                kind="earlier",
+                kind=EARLIER,
                 actor="",
                 at="",
                 text=f"… {events} earlier events — {where}",
@@ -546,7 +546,7 @@ class ContestFeed:
             Notice(
                 contest=self.contest,
                 version=self._state.version,
-                kind="catch_up",
+                kind=CATCH_UP,
                 actor="",
                 at="",
                 text=f"{missed} events since version {since}: the view is up to date; the log tells each one",

@@ -19,8 +19,8 @@ async def answer(service: ContestService, request: GetTimeline) -> Timeline:
     envelopes = await service.events(request.contest)
     try:
         viewer = replay_viewer(request.viewer, contest.created.seats)
-    except ValueError as exc:
-        raise Refused(errors.BAD_FIELD, str(exc)) from None
+    except ValueError as exc:  # the same refusal as ``invite`` naming a seat the contest does not have
+        raise Refused(errors.NO_SUCH_SEAT, str(exc)) from None
     shown = replay(rules, envelopes, viewer, request.at, request.after)
     report = audit(envelopes, ruleset_named)
     verification = Verification(

@@ -79,7 +79,10 @@ class UnavailableError(StoreError):
 
 class BehindError(StoreError):
     """A subscription's backend came back without versions its reader holds (restarted behind, or a lagging
-    replica took over): the reader checks what it holds against the stream, then subscribes again."""
+    replica took over): the reader checks what it holds against the stream, then subscribes again. Only the
+    server's own feeds subscribe, so a client never receives this code: its viewers get a fresh view."""
+
+    code = "store/behind"
 
 
 class EventStore(Protocol):

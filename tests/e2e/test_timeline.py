@@ -57,3 +57,20 @@ async def test_a_timeline_after_a_version_sends_only_what_is_new_and_what_an_und
         await gm.timeline(contest, at=2, after=full.head)
     assert both.value.code == "protocol/bad_field" and "after" in str(both.value)
     await table.close()
+
+
+async def test_a_timeline_as_a_seat_the_contest_does_not_have_is_refused_as_an_invitation_for_it_is(
+    agon_server: ServerFactory,
+) -> None:
+    table = await seated_duel(agon_server().ws_url)
+    contest, gm = table.contest, table.gm
+    head = (await gm.timeline(contest)).head
+    for seat in ("nobody", "Ann", "~spectators"):  # no such seat, a seat id in the wrong case, a typo
+        with pytest.raises(Refusal) as invited:
+            await gm.invite(contest, seat)
+        with pytest.raises(Refusal) as shown:
+            await gm.timeline(contest, viewer=seat)
+        assert invited.value.code == shown.value.code == "contest/no_such_seat"
+        assert shown.value.error.contest == contest and repr(seat) in shown.value.message
+    assert (await gm.timeline(contest)).head == head  # nothing was written
+    await table.close()

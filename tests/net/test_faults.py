@@ -260,6 +260,7 @@ async def test_viewers_of_another_process_are_resynced_when_redis_comes_back_beh
         mirror = ann.mirrors[contest]
         await ann.wait_for(lambda: len(mirror.welcomes) > welcomes and mirror.in_sync)
         assert mirror.version == head - 2 and mirror.welcomes[-1].view is not None
+        assert ann.errors == [] and contest not in ann.lost  # a fresh view, never `store/behind`
         fresh = await AgonClient.connect(elsewhere.ws_url, follow=[Follow(contest, created.invitations.seats["ann"])])
         assert fresh.mirrors[contest].doc == mirror.doc
         status, body = await asyncio.to_thread(get, f"{elsewhere.url}healthz")
@@ -356,7 +357,7 @@ async def test_resuming_far_back_gets_one_patch_and_a_summary_not_one_frame_per_
     assert ann.close_code is None
     assert mirror.in_sync and mirror.desyncs == 0
     notices = [frame for frame in ann.frames[before:] if '"type":"notice"' in frame]
-    assert len(notices) == 1 and "700 events" in notices[0]
+    assert len(notices) == 1 and "700 events" in notices[0] and json.loads(notices[0])["kind"] == "catch_up"
     await ann.ping()  # still connected
     for client in (gm, ann):
         await client.close()

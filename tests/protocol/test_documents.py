@@ -12,6 +12,7 @@ import importlib
 import json
 import pkgutil
 import re
+import typing
 from pathlib import Path
 from typing import Any
 
@@ -20,7 +21,7 @@ import jwt
 import msgspec
 import pytest
 
-from protocol import errors, messages
+from protocol import errors, events, messages
 from protocol.codec import canonical, convert, decode, encode
 from protocol.patch import apply, view_hash
 from protocol.schema import GENERATED, asyncapi, schema
@@ -183,6 +184,26 @@ def test_every_error_code_is_documented() -> None:
             own = codes_in(importlib.import_module(f"server.rules.{ruleset.name}.codes"))
             missing += sorted(f"{code} ({ruleset.name})" for code in own if f"`{code}`" not in documented)
     assert not missing, f"error codes missing from docs/protocol.md or the ruleset's page: {missing}"
+
+
+def tags(union: Any) -> set[str]:
+    """The type tags of every member of a (nested) union of tagged Structs."""
+    members = typing.get_args(union)
+    if not members:
+        return {str(union.__struct_config__.tag)}
+    return set().union(*(tags(member) for member in members))
+
+
+def test_the_kinds_of_notices_standing_for_many_events_are_named_everywhere_and_by_no_event() -> None:
+    assert set(messages.SUMMARY_KINDS) == {"earlier", "catch_up"}
+    documents = (schema()["$defs"], asyncapi()["components"]["schemas"])
+    for kind in (document["Notice"]["properties"]["kind"] for document in documents):
+        assert all(f"`{name}`" in kind["description"] for name in messages.SUMMARY_KINDS), kind
+        assert set(messages.SUMMARY_KINDS) <= set(kind["examples"]), kind
+    examples = {b["kind"] for b in message_blocks() if b["type"] == "notice" and not b["actor"] and not b["at"]}
+    assert examples == set(messages.SUMMARY_KINDS)  # docs/protocol.md shows one notice of each
+    assert "seat.reissued" in tags(events.Event)
+    assert not set(messages.SUMMARY_KINDS) & tags(events.Event), "an event type is named like a summary notice"
 
 
 @pytest.mark.parametrize("name", sorted(GENERATED))
