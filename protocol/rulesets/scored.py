@@ -111,7 +111,8 @@ class EngageFollower(_Msg, frozen=True, tag="scored.engage_follower"):
     out. The follower rolls its own rating. The opponent's side is named by whoever controls it (§5.2.1.3):
     the GM sets the resistance the follower faces (an NPC or the GM's follower), or the player of another
     PC's follower names the relevant ability of its follower: ``ability`` and ``rating`` together (default:
-    the opponent's own). Faces: the opponent's, then the follower's."""
+    the opponent's own). A supporter engages nobody: it assists (``rules/supporter_does_not_engage``).
+    Faces: the opponent's, then the follower's."""
 
     opponent: str
     follower: str

@@ -2,11 +2,12 @@
 two rounds are played — a sealed risky gambit that stays secret until the GM's tactic is in, the score as the
 seed says it ("leading 4–0"), the RP chart over the rounds, and a defensive response in round 2. Then the
 player assists her PC with its follower, typing her own faces, and shifts RP onto that follower as a
-secondary contestant; everyone sees the tallies move."""
+secondary contestant; everyone sees the tallies move. Then the GM's NPC engages that follower and removes it,
+and the GM brings in the player's second PC, arriving late to share her tally."""
 
 from __future__ import annotations
 
-from playwright.sync_api import Page, expect
+from playwright.sync_api import Locator, Page, expect
 
 from tests.browser.conftest import Pages, assert_accessible, screenshot
 from tests.e2e.conftest import ServerFactory
@@ -31,6 +32,13 @@ def create(gm: Page) -> None:
     brin.locator("summary").click()
     brin.locator("select[name=c2-role]").select_option("secondary")
     brin.locator("input[name=c2-leader]").fill("Aria")
+    gm.get_by_test_id("add-contestant").click()  # Bors, Ann's second PC, arrives later
+    gm.locator("input[name=c3-name]").fill("Bors")
+    gm.locator("input[name=c3-rating]").fill("14")
+    gm.locator("input[name=c3-player]").fill("Ann")
+    bors = gm.locator("fieldset.contestant-setup").nth(3)
+    bors.locator("summary").click()
+    bors.get_by_label("Joins later (shares a comrade's tally)").check()
     gm.get_by_label("Players type the faces of their own rolls (physical dice)").check()
     gm.get_by_test_id("create").click()
     expect(gm.get_by_test_id("role")).to_have_text("GM console")
@@ -43,11 +51,15 @@ def seal(page: Page, contestant: str, tactic: str, action: str) -> None:
     form.get_by_role("button", name="Seal my tactic").click()
 
 
+def type_faces(form: Locator, *faces: int) -> None:
+    for i, face in enumerate(faces):
+        form.get_by_test_id(f"face-{i}").fill(str(face))
+
+
 def faces(gm: Page, first: int, second: int, *players: Page) -> None:
     """The GM types the faces; then each player in the contest lets the result stand."""
     form = gm.get_by_test_id("roll")
-    form.get_by_test_id("face-0").fill(str(first))
-    form.get_by_test_id("face-1").fill(str(second))
+    type_faces(form, first, second)
     form.get_by_role("button", name="Enter the faces").click()
     for player in players:
         player.get_by_role("button", name="Let it stand").click()
@@ -101,8 +113,7 @@ def test_two_rounds_of_a_scored_sequence_in_the_browser(agon_server: ServerFacto
     expect(assist.get_by_test_id("assist-resistance")).to_contain_text("Resistance 10")
     assist.get_by_label("Helper", exact=True).select_option("brin")
     assist.get_by_label("Beneficiary", exact=True).select_option("aria")
-    assist.get_by_test_id("face-0").fill("20")
-    assist.get_by_test_id("face-1").fill("10")
+    type_faces(assist, 20, 10)
     assist.get_by_role("button", name="Assist").click()
     ann.get_by_test_id("keep-brin").click()
     for page in (gm, ann, watcher):
@@ -123,6 +134,43 @@ def test_two_rounds_of_a_scored_sequence_in_the_browser(agon_server: ServerFacto
         expect(page.get_by_test_id("score-ogre")).to_have_text("behind 1–4")
     expect(watcher.get_by_test_id("assist")).to_have_count(0)
     expect(watcher.get_by_test_id("shift-aria")).to_have_count(0)
+
+    # The Ogre engages Brin to remove him, the GM setting the resistance at Grab 18: 18 is a big success
+    # (2) against Brin's 5 (1); under the Ogre's own 13 it would have failed and Brin would have stayed.
+    # Ann has no opposing follower to engage, so no such form.
+    expect(ann.get_by_test_id("engage")).to_have_count(0)
+    gm.get_by_text("Engage an opposing follower").click()
+    engage = gm.get_by_test_id("engage")
+    engage.get_by_label("Follower to remove").select_option("brin")
+    engage.get_by_label("Resistance: ability").fill("Grab")
+    engage.get_by_label("Resistance: rating").fill("18")
+    type_faces(engage, 18, 5)
+    engage.get_by_role("button", name="Engage").click()
+    ann.get_by_test_id("keep-brin").click()
+    for page in (ann, watcher):
+        expect(page.get_by_test_id("last")).to_contain_text("ogre beats brin: brin is removed")
+        expect(page.get_by_test_id("contestant-brin")).to_contain_text("out: engaged and removed")
+    expect(ann.get_by_test_id("shift-aria")).to_have_count(0)  # nobody left to shift RP onto
+    expect(gm.get_by_test_id("engage")).to_have_count(0)  # no follower of the heroes left in
+
+    # Bors arrives: the GM adds him to Aria's side; he shares her tally (1 RP) from now on.
+    expect(watcher.get_by_test_id("contestant-bors")).to_contain_text("not yet in the sequence")
+    expect(ann.get_by_test_id("join")).to_have_count(1)  # Ann may bring in her own PC too; a spectator may not
+    expect(watcher.get_by_test_id("join")).to_have_count(0)
+    gm.get_by_text("A late arrival joins").click()
+    join = gm.get_by_test_id("join")
+    join.get_by_label("Late arrival").select_option("bors")
+    join.get_by_label("Joins (shares the tally of)").select_option("aria")
+    join.get_by_role("button", name="Join").click()
+    for page in (gm, ann, watcher):
+        expect(page.get_by_test_id("contestant-bors")).to_contain_text("shared with Aria")
+        expect(page.get_by_test_id("contestant-bors")).not_to_contain_text("not yet in the sequence")
+        expect(page.get_by_test_id("rp-bors")).to_have_text("1")
+        expect(page.get_by_test_id("join")).to_have_count(0)
+    expect(watcher.get_by_test_id("engage")).to_have_count(0)
+    chart = watcher.get_by_test_id("rp-chart")  # one line for the tally they share
+    expect(chart.locator("polyline")).to_have_count(2)
+    expect(chart.locator(".legend li").first).to_have_text("Aria & Bors")
 
     # the player has no GM controls, the spectator no actions at all
     expect(ann.get_by_test_id("start-round")).to_have_count(0)

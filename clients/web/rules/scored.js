@@ -168,14 +168,18 @@ function partyWords(who, party, spent) {
   return `${name} (${party.rating}) rolled ${party.face}: ${party.successes} success${party.successes === 1 ? "" : "es"}${extra}`;
 }
 
-// The RP over the resolved contests, one line per main contestant (an SVG; the same numbers in a table).
+// The RP over the resolved contests, one line per tally of the main contestants (those who joined a comrade
+// share its line); an SVG, and the same numbers in a table.
 function RpChart({ view }) {
   const rules = view.rules;
-  const who = names(view);
-  const mains = rules.contestants.filter((c) => c.role === "main" && c.present);
+  const lines = [];
+  for (const c of rules.contestants.filter((c) => c.role === "main" && c.present)) {
+    const line = lines.find((l) => l.tally === c.tally);
+    if (line) line.name = `${line.name} & ${c.name}`;
+    else lines.push({ id: c.id, tally: c.tally, name: c.name });
+  }
   const points = rules.chart;
   if (points.length === 0) return html`<p class="chart-empty">The RP chart starts with the first round.</p>`;
-  const tallyOf = Object.fromEntries(rules.contestants.map((c) => [c.id, c.tally]));
   const top = Math.max(5, ...points.flatMap((p) => Object.values(p.tallies)));
   const width = 320;
   const height = 140;
@@ -183,20 +187,20 @@ function RpChart({ view }) {
   const y = (rp) => height - 18 - (rp * (height - 30)) / top;
   return html`<figure class="chart" data-testid="rp-chart">
     <figcaption>Resolution points against each contestant, contest by contest (5 loses)</figcaption>
-    <ul class="legend">${mains.map((c, i) => html`<li key=${c.id}><svg width="12" height="12" aria-hidden="true"><rect width="12" height="12" fill=${COLOURS[i % COLOURS.length]} /></svg> ${c.name}</li>`)}</ul>
+    <ul class="legend">${lines.map((l, i) => html`<li key=${l.id}><svg width="12" height="12" aria-hidden="true"><rect width="12" height="12" fill=${COLOURS[i % COLOURS.length]} /></svg> ${l.name}</li>`)}</ul>
     <svg viewBox=${`0 0 ${width} ${height}`} role="img" aria-label="RP chart" class="rp-chart">
       <line x1="24" x2=${width - 12} y1=${y(5)} y2=${y(5)} stroke="#999" stroke-dasharray="4 3" />
       <text x="2" y=${y(5) + 4} font-size="10" fill="#555">5</text>
       <text x="2" y=${y(0) + 4} font-size="10" fill="#555">0</text>
-      ${mains.map(
-        (c, i) => html`<polyline key=${c.id} fill="none" stroke=${COLOURS[i % COLOURS.length]} stroke-width="2"
-          points=${points.map((p, j) => `${x(j)},${y(p.tallies[tallyOf[c.id]] ?? 0)}`).join(" ")} />`,
+      ${lines.map(
+        (l, i) => html`<polyline key=${l.id} fill="none" stroke=${COLOURS[i % COLOURS.length]} stroke-width="2"
+          points=${points.map((p, j) => `${x(j)},${y(p.tallies[l.tally] ?? 0)}`).join(" ")} />`,
       )}
     </svg>
     <table class="sr-only" data-testid="rp-table"><caption>RP by contest</caption>
-      <thead><tr><th scope="col">contest</th>${mains.map((c) => html`<th scope="col" key=${c.id}>${c.name}</th>`)}</tr></thead>
+      <thead><tr><th scope="col">contest</th>${lines.map((l) => html`<th scope="col" key=${l.id}>${l.name}</th>`)}</tr></thead>
       <tbody>${points.map((p, j) => html`<tr key=${j}><th scope="row">${j + 1}: ${p.kind === "round" ? `round ${p.round}` : p.kind.replace("_", " ")}</th>
-        ${mains.map((c) => html`<td key=${c.id}>${p.tallies[tallyOf[c.id]] ?? 0}</td>`)}</tr>`)}</tbody>
+        ${lines.map((l) => html`<td key=${l.id}>${p.tallies[l.tally] ?? 0}</td>`)}</tr>`)}</tbody>
     </table>
   </figure>`;
 }
@@ -255,6 +259,13 @@ function options(list, who) {
   return list.map((c) => [c.id, who[c.id]]);
 }
 
+// A choice among `list` (contestants) that follows the list: when an earlier choice changes it, the one picked
+// here falls back to the first still offered.
+function useChoice(list) {
+  const [picked, setPicked] = useState(list[0]?.id ?? "");
+  return [list.some((c) => c.id === picked) ? picked : list[0]?.id ?? "", setPicked];
+}
+
 function FacesFields({ view, labels, faces, setFaces }) {
   if (view.dice !== "physical") return null;
   return html`<div class="grid">${labels.map(
@@ -311,8 +322,7 @@ function AssistForm({ view, act, helpers }) {
   const tallyOf = rules.contestants.find((c) => c.id === helper)?.tally;
   // a teammate in the sequence, never one sharing the helper's own tally
   const mates = rules.contestants.filter((c) => c.side === side && c.tally !== tallyOf && c.present && !c.out);
-  const [picked, setBeneficiary] = useState(mates[0]?.id ?? "");
-  const beneficiary = mates.some((c) => c.id === picked) ? picked : mates[0]?.id ?? ""; // follows the helper
+  const [beneficiary, setBeneficiary] = useChoice(mates); // follows the helper
   const [faces, setFaces] = useState(["", ""]);
   const target = rules.contestants.find((c) => c.id === beneficiary);
   const resistance = target ? rules.next_assist[target.tally] : "?";
@@ -356,6 +366,60 @@ function PartingShotForm({ view, act, shooters, targets }) {
         <${Select} label="Target (just taken out)" name="ps-target" value=${target} onChange=${setTarget} options=${options(targets, who)} />
       </div>
       <${FacesFields} view=${view} labels=${["The shooter", "The target"]} faces=${faces} setFaces=${setFaces} />
+    <//>
+  </details>`;
+}
+
+// An unengaged opponent tries to remove an opposing follower (§5.2.1.3). What the opponent brings is named
+// by whoever controls it: the GM's resistance for an NPC, a player's ability for its follower; empty fields
+// bring the opponent's own.
+function EngageForm({ view, act, opponents, gm }) {
+  const rules = view.rules;
+  const who = names(view);
+  const [opponent, setOpponent] = useState(opponents[0]?.id ?? "");
+  const engager = rules.contestants.find((c) => c.id === opponent);
+  const followers = rules.contestants.filter((c) => c.follower_of && c.side !== engager?.side && c.present && !c.out);
+  const [follower, setFollower] = useChoice(followers); // follows the opponent
+  const [ability, setAbility] = useState("");
+  const [rating, setRating] = useState("");
+  const [faces, setFaces] = useState(["", ""]);
+  const own = engager ? `${engager.ability} ${engager.rating}`.trim() : "";
+  const send = () => {
+    const command = { type: "scored.engage_follower", opponent, follower };
+    // both or neither: one alone is refused with the server's explanation
+    if (ability.trim()) command.ability = ability.trim();
+    if (rating.trim()) command.rating = rating.replace(/\s+/g, "").toUpperCase();
+    return act(withFaces(view, command, faces));
+  };
+  return html`<details class="engage"><summary>Engage an opposing follower</summary>
+    <${ActionForm} run=${send} label="Engage" kind="" testid="engage">
+      <div class="grid">
+        <${Select} label="Who engages" name="engage-opponent" value=${opponent} onChange=${setOpponent} options=${options(opponents, who)} />
+        <${Select} label="Follower to remove" name="engage-follower" value=${follower} onChange=${setFollower} options=${options(followers, who)} />
+        <${Field} label=${gm ? "Resistance: ability" : "Ability brought"} name="engage-ability" value=${ability} onInput=${setAbility} />
+        <${Field} label=${gm ? "Resistance: rating" : "Rating"} name="engage-rating" value=${rating} onInput=${setRating}
+          hint=${`Both, or neither to bring ${own ? `${who[opponent]}'s own ${own}` : "its own"}. The follower rolls its own rating; any failure removes it.`} />
+      </div>
+      <${FacesFields} view=${view} labels=${["The one engaging", "The follower"]} faces=${faces} setFaces=${setFaces} />
+    <//>
+  </details>`;
+}
+
+// A late arrival joins a comrade of its side already in the sequence and shares its tally (§5.2.7).
+function JoinForm({ view, act, newcomers }) {
+  const rules = view.rules;
+  const who = names(view);
+  const [contestant, setContestant] = useState(newcomers[0]?.id ?? "");
+  const side = rules.contestants.find((c) => c.id === contestant)?.side;
+  const comrades = rules.contestants.filter((c) => c.side === side && c.present && !c.out);
+  const [comrade, setComrade] = useChoice(comrades); // follows the newcomer
+  return html`<details class="join"><summary>A late arrival joins</summary>
+    <${ActionForm} run=${() => act({ type: "scored.join", contestant, comrade })} label="Join" kind="" testid="join">
+      <div class="grid">
+        <${Select} label="Late arrival" name="join-contestant" value=${contestant} onChange=${setContestant} options=${options(newcomers, who)} />
+        <${Select} label="Joins (shares the tally of)" name="join-comrade" value=${comrade} onChange=${setComrade} options=${options(comrades, who)}
+          hint="From now on both share one tally: its RP count against both." />
+      </div>
     <//>
   </details>`;
 }
@@ -417,6 +481,9 @@ function Actions({ view, me, act }) {
     // parting shots: at opponents taken out since the last round started; after the decision, the winners'
     const taken = rules.contestants.filter((c) => (rules.parting_shot_targets ?? []).includes(c.id));
     if (rules.phase === "between" && typesFaces && helpers.length > 0) parts.push(html`<${AssistForm} key="assist" view=${view} act=${act} helpers=${helpers} />`);
+    // a supporter engages nobody; the form only while some opposing follower is still in
+    const engagers = helpers.filter((c) => c.role !== "supporter" && rules.contestants.some((f) => f.follower_of && f.side !== c.side && active(f)));
+    if (rules.phase === "between" && typesFaces && engagers.length > 0) parts.push(html`<${EngageForm} key="engage" view=${view} act=${act} opponents=${engagers} gm=${gm} />`);
     for (const target of taken) {
       const shooters = helpers.filter((c) => c.side !== target.side && (!rules.outcome || c.side === rules.outcome.winner));
       if (shooters.length > 0 && typesFaces) {
@@ -427,6 +494,9 @@ function Actions({ view, me, act }) {
   }
   if (rules.phase !== "decided") {
     for (const c of own.filter((c) => c.role === "main" && active(c))) parts.push(html`<${ShiftForm} key=${`shift-${c.id}`} view=${view} act=${act} leader=${c} />`);
+    // the GM brings in anyone; a player its own late arrivals
+    const newcomers = (gm ? rules.contestants : own).filter((c) => !c.present && rules.contestants.some((m) => m.side === c.side && active(m)));
+    if (newcomers.length > 0) parts.push(html`<${JoinForm} key="join" view=${view} act=${act} newcomers=${newcomers} />`);
   }
   if (gm && (rules.phase === "between" || rules.phase === "decided")) parts.push(html`<${AdjustForm} key="adjust" view=${view} act=${act} />`);
   if (parts.length === 0) parts.push(html`<p>Nothing for you to do right now.</p>`);

@@ -13,6 +13,7 @@ OUT_OF_CONTEST = "rules/out_of_contest"  # the contestant is out (or has not joi
 SAME_SIDE = "rules/same_side"
 NOT_A_TEAMMATE = "rules/not_a_teammate"
 NOT_IN_ROUNDS = "rules/not_in_rounds"  # secondary contestants and supporters do not roll rounds
+SUPPORTER_DOES_NOT_ENGAGE = "rules/supporter_does_not_engage"  # a supporter assists; it engages nobody
 ASSIST_SELF = "rules/assist_self"
 NOT_SECONDARY = "rules/not_secondary"
 NOT_A_FOLLOWER = "rules/not_a_follower"

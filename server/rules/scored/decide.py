@@ -181,6 +181,11 @@ def _shift(state: ScoredState, command: s.ShiftPoints, ctx: Context) -> list[s.E
 def _engage(state: ScoredState, command: s.EngageFollower, ctx: Context) -> list[s.Event]:
     opponent = codes.active(state, command.opponent, "opponent")
     codes.acts_for(ctx, command.opponent, "opponent")
+    if opponent.role == "supporter":  # §5.2.1.3: it "does not directly engage your opponents"
+        raise Refused(
+            codes.SUPPORTER_DOES_NOT_ENGAGE,
+            f"opponent: {command.opponent!r} is a supporter: it assists, and engages no opponent",
+        )
     follower = codes.member(state, command.follower, "follower")
     if follower.follower_of is None:
         raise Refused(codes.NOT_A_FOLLOWER, f"follower: {command.follower!r} is nobody's follower")

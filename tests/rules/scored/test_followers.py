@@ -115,3 +115,20 @@ def test_a_pc_names_the_ability_of_its_follower_engaging_another() -> None:
     rolled = table.events(s.ContestRolled)[-1]
     assert (rolled.first.contestant, rolled.first.rating, rolled.second.rating) == ("cato", "14", "8")
     assert table.out("gob") == "engaged"  # Cato's big success (2) against Gob's one
+
+
+def test_a_supporter_engages_no_opponent_but_may_be_engaged() -> None:
+    """§5.2.1.3: a supporter "does not directly engage your opponents"; it assists. A secondary contestant,
+    which contributes directly to the effort, may engage an opposing follower."""
+    table = Table(heroes(players_type_faces=True))
+    engage = s.EngageFollower(opponent="dina", follower="gob", faces=[1, 20])
+    assert table.refused(ANN, engage) == "rules/supporter_does_not_engage"
+    assert table.refused(GM, engage) == "rules/supporter_does_not_engage"  # not for the GM either
+    assert table.refused(BOB, engage) == "auth/not_your_seat"  # not Bob's to send at all
+    assert table.out("gob") is None
+    table.do(ANN, s.EngageFollower(opponent="brin", follower="gob", faces=[12, 3]))  # Brin's big success: 2 to 1
+    table.stand()
+    assert table.out("gob") == "engaged"
+    table.do(GM, s.EngageFollower(opponent="ogre", follower="dina", faces=[13, 4]))  # the supporter is engaged
+    table.stand()
+    assert table.out("dina") == "engaged"
