@@ -3,7 +3,7 @@
 import { ActionButton, ActionForm, Check, Field, Select, html } from "../ui.js";
 import { AdjustForm, ContestantCards, ContestantsSetup, HeroPointWindowSelect, answersWaiting, heroPointParts, rollPart, swapOrder, RATING, buildContestants, chartPoints, contestant, fieldOf, mine, names } from "./questworlds.js";
 import { registerRuleset } from "./registry.js";
-import { GroupActions, GroupBoard, GroupIntentFields, opponentsOf } from "./extended_group.js";
+import { GroupActions, GroupBoard, GroupIntentFields, PartingShotForm, opponentsOf, shotUnderWay } from "./extended_group.js";
 import { useState } from "../vendor/preact-htm.js";
 
 const LEVELS = ["Fumble", "Failure", "Success", "Critical"];
@@ -214,19 +214,11 @@ function ProposeBid({ view, act, contestant }) {
   <//>`;
 }
 
-function PartingShotForm({ contestant, act }) {
-  const [bid, setBid] = useState("");
-  const [action, setAction] = useState("");
-  const send = () => {
-    const command = { type: "extended.parting_shot", contestant: contestant.id, action };
-    if (String(bid).trim() !== "") command.bid = Number(bid);
-    return act(command);
-  };
-  return html`<${ActionForm} run=${send} label="Take the parting shot">
-    <h3>${contestant.name} may take one parting shot</h3>
-    <${Field} label="Action" name="ps-action" value=${action} onInput=${setAction} />
-    <${Field} type="number" min="1" label="Bid" name="ps-bid" value=${bid} onInput=${setBid} hint="Empty: 3." />
-  <//>`;
+// The view as the faces form reads it: the next roll engages a parting shot's target only while the shot is
+// being rolled (an open shot not yet taken is closed by the actor's own roll).
+function rollingView(view) {
+  const shot = shotUnderWay(view.rules);
+  return { ...view, rules: { ...view.rules, parting_shots: shot ? { [shot[0]]: shot[1] } : {} } };
 }
 
 // What this viewer can do now, and nothing it cannot.
@@ -262,7 +254,7 @@ function Actions({ view, me, act }) {
           <${ActionButton} label="Accept the proposed bid" run=${() => act({ type: "extended.accept_bid", contestant: c.id })} /></div>`);
       }
     }
-    const roll = rollPart({ view, gm, own, act, prefix: "extended" });
+    const roll = rollPart({ view: rollingView(view), gm, own, act, prefix: "extended" });
     if (roll) parts.push(roll);
   }
   if (rules.phase === "rolled" && rules.exchange) {
@@ -270,7 +262,7 @@ function Actions({ view, me, act }) {
   }
   if (rules.phase === "decided" && rules.outcome?.winner) {
     const victor = own.find((c) => c.id === rules.outcome.winner);
-    if (victor) parts.push(html`<${PartingShotForm} key="ps" contestant=${victor} act=${act} />`);
+    if (victor) parts.push(html`<${PartingShotForm} key="ps" contestant=${victor} victim=${rules.contestants.find((c) => c.id === rules.outcome.loser)} act=${act} testid=${`shot-${victor.id}`} />`);
     if (gm) parts.push(html`<p key="conclude">When the story is told, conclude the contest (it reveals the dice seed).</p>`);
   }
   if (gm || own.length > 0) parts.push(html`<${GroupActions} key="group" view=${view} me=${me} act=${act} />`);

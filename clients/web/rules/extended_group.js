@@ -48,6 +48,15 @@ export function GroupIntentFields({ view, contestant, daring, setDaring, targets
     </fieldset>`;
 }
 
+// The parting shot being rolled now, as [victor, the opponent it defeated], or null. The view names only the
+// shots still open; a victor whose turn is over and who is next to roll can only be rolling its shot, at the
+// loser of the exchange that opened it (the last one applied: any other roll closes every open shot).
+export function shotUnderWay(rules) {
+  const actor = rules.next_actor;
+  if (!actor || !rules.acted.includes(actor) || rules.last?.winner !== actor || !rules.last?.loser) return null;
+  return [actor, rules.last.loser];
+}
+
 function orderWords(rules, who, marks) {
   const mode = rules.order_mode ? ` by ${rules.order_mode === "ap" ? "AP total" : rules.order_mode}` : "";
   const order = rules.order.map((id) => `${who[id]}${marks(id).length ? ` [${marks(id).join(", ")}]` : ""}`);
@@ -59,6 +68,7 @@ export function GroupBoard({ view }) {
   if (!rules.group) return null;
   const who = names(view);
   const sides = [...new Set(rules.contestants.map((c) => c.side))];
+  const shot = shotUnderWay(rules);
   const marks = (id) => [
     rules.acted.includes(id) ? "acted" : "",
     rules.delayed.includes(id) ? "delaying" : "",
@@ -85,8 +95,9 @@ export function GroupBoard({ view }) {
     </ul>`}
     ${rules.targets_left.length > 0 && html`<p>Still to engage this turn: ${rules.targets_left.map((t) => who[t]).join(", ")}</p>`}
     ${Object.entries(rules.parting_shots).map(
-      ([victor, victim]) => html`<p key=${victor} class="waiting">${who[victor]} may take a parting shot at ${who[victim]}.</p>`,
+      ([victor, victim]) => html`<p key=${victor} class="waiting" data-testid=${`shot-open-${victor}`}>${who[victor]} may take a parting shot at ${who[victim]}.</p>`,
     )}
+    ${shot && html`<p class="waiting" data-testid="shot-under-way">${who[shot[0]]} takes a parting shot at ${who[shot[1]]}.</p>`}
     <${GroupOutcome} view=${view} />
   </div>`;
 }
@@ -167,17 +178,46 @@ function GiftForm({ view, me, act }) {
   const [rating, setRating] = useState("");
   const [recipient, setRecipient] = useState(open[0]?.id ?? "");
   const [bid, setBid] = useState("");
+  const [opponent, setOpponent] = useState("");
+  // who gains on a defeat: an opponent of the recipient, or (none chosen) the last one it engaged
+  const side = byId(view, recipient)?.side;
+  const foes = view.rules.contestants.filter((c) => c.side !== side);
+  const against = foes.some((c) => c.id === opponent) ? opponent : "";
+  const build = () => {
+    const command = { type: "extended.gift", giver: giver.trim(), rating: rating.trim().toUpperCase(), recipient, bid: Number(bid) };
+    if (against) command.opponent = against;
+    return command;
+  };
   return html`<details class="gift"><summary>Gift AP from someone outside the contest</summary>
     <${SimpleForm} view=${view} me=${me} act=${act} testid="gift" title="A gift of AP" label="Give"
       fields=${html`<div class="grid">
         <${Field} label="Giver (not in the contest)" name="gift-giver" value=${giver} onInput=${setGiver} />
         <${Field} label="Giver's rating" name="gift-rating" value=${rating} onInput=${setRating} />
         <${Select} label="Recipient" name="gift-to" value=${recipient} onChange=${setRecipient} options=${open.map((o) => [o.id, o.name])} />
+        <${Select} label="Opponent" name="gift-opponent" value=${against} onChange=${setOpponent}
+          options=${[["", "the last one the recipient engaged"], ...foes.map((o) => [o.id, o.name])]}
+          hint="The recipient's opponent gains AP if the gift fails." />
         <${Field} type="number" min="1" label="Bid" name="gift-bid" value=${bid} onInput=${setBid} hint="At most the giver's target number; the resistance is twice the bid." />
       </div>`}
-      build=${() => ({ type: "extended.gift", giver, rating: rating.trim().toUpperCase(), recipient, bid: Number(bid) })}
+      build=${build}
       first="the giver" second="the resistance" />
   </details>`;
+}
+
+// The victor's parting shot at the opponent it just defeated: a bid and an action (a duel's once decided).
+export function PartingShotForm({ contestant, victim, act, testid = undefined }) {
+  const [bid, setBid] = useState("");
+  const [action, setAction] = useState("");
+  const send = () => {
+    const command = { type: "extended.parting_shot", contestant: contestant.id, action };
+    if (String(bid).trim() !== "") command.bid = Number(bid);
+    return act(command);
+  };
+  return html`<${ActionForm} run=${send} label="Take the parting shot" testid=${testid}>
+    <h3>${contestant.name} may take one parting shot${victim ? ` at ${victim.name}` : ""}</h3>
+    <${Field} label="Action" name="ps-action" value=${action} onInput=${setAction} />
+    <${Field} type="number" min="1" label="Bid" name="ps-bid" value=${bid} onInput=${setBid} hint="Empty: 3." />
+  <//>`;
 }
 
 function GrantForm({ view, act }) {
@@ -200,7 +240,8 @@ export function GroupActions({ view, me, act }) {
   const typist = view.dice === "server" || rules.players_type_faces;
   const rolling = gm && view.dice === "physical" ? rules.contestants : typist ? own : [];
   const parts = [];
-  const between = rules.phase === "ready" && !rules.exchange && rules.targets_left.length === 0;
+  // between two turns: no exchange rolled, no turn part-way through, no parting shot waiting for its dice
+  const between = rules.phase === "ready" && !rules.exchange && rules.targets_left.length === 0 && !shotUnderWay(rules);
   if (rules.group && gm && rules.phase === "ready" && rules.acted.length === 0 && between) {
     parts.push(html`<div key="order-by" class="order-by" role="group" aria-label="Order the round">
       ${[["daring", "daring"], ["bid", "bid"], ["ap", "AP total"]].map(
@@ -219,14 +260,14 @@ export function GroupActions({ view, me, act }) {
     if (between && rules.next_actor === c.id) {
       parts.push(html`<${ActionButton} key=${`pass-${c.id}`} label=${`${c.name}: pass this turn`} run=${() => act({ type: "extended.pass_turn", contestant: c.id })} testid=${`pass-turn-${c.id}`} />`);
     }
-    if (c.withdrawn && rules.phase !== "decided") {
+    if (c.withdrawn && rules.phase !== "decided" && !rules.exchange && !shotUnderWay(rules)) {
       parts.push(html`<${ActionButton} key=${`rejoin-${c.id}`} label=${`${c.name}: rejoin the contest`} run=${() => act({ type: "extended.rejoin", contestant: c.id })} testid=${`rejoin-${c.id}`} />`);
     }
     if (rules.parting_shots[c.id] && rules.phase !== "decided") {
       const victim = byId(view, rules.parting_shots[c.id]);
       parts.push(html`<div key=${`shot-${c.id}`} class="parting" role="group" aria-label=${`Parting shot for ${c.name}`}>
-        <${ActionButton} kind="primary" label=${`${c.name}: parting shot at ${victim?.name}`} run=${() => act({ type: "extended.parting_shot", contestant: c.id })} testid=${`shot-${c.id}`} />
-        <${ActionButton} label="Let it go" run=${() => act({ type: "extended.decline_parting_shot", contestant: c.id })} testid=${`decline-${c.id}`} />
+        <${PartingShotForm} contestant=${c} victim=${victim} act=${act} testid=${`shot-${c.id}`} />
+        <${ActionButton} label=${`Let ${victim?.name} go`} run=${() => act({ type: "extended.decline_parting_shot", contestant: c.id })} testid=${`decline-${c.id}`} />
       </div>`);
     }
   }
@@ -237,7 +278,7 @@ export function GroupActions({ view, me, act }) {
     }
     // a PC's hero points are shown to its player and the GM only
     const canFinal = rules.group && c.out && !c.withdrawn && !c.final_action_used && (c.hero_points ?? 0) > 0;
-    if (canFinal && c.ap > -31 && rules.phase !== "decided" && !rules.exchange && c.hero_points !== null) {
+    if (canFinal && c.ap > -31 && rules.phase !== "decided" && !rules.exchange && !shotUnderWay(rules) && c.hero_points !== null) {
       const pc = !gm || !c.controlled_by_you;
       if (pc) parts.push(html`<${FinalActionForm} key=${`final-${c.id}`} view=${view} me=${me} act=${act} c=${c} />`);
     }
