@@ -11,7 +11,7 @@ itself. ``reconnect()`` resumes every followed contest from the last version see
 the client does so by itself, with backoff, whenever the connection drops. A refusal no retry can mend
 (``core.PERMANENT``: the invitation revoked or expired, a bad token, the contest gone) loses that contest for
 good: ``changes()`` raises it, ``on_lost`` listeners are told, and a resuming client with nothing left to
-follow ends. The protocol logic is
+follow closes, whether it learns so while connected or when resuming. The protocol logic is
 ``core.ClientCore`` (no I/O); this class is its socket loop.
 """
 
@@ -29,7 +29,19 @@ from typing import Any, cast
 from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed, InvalidHandshake
 
-from clients.python.core import PERMANENT, Answered, Changed, ClientCore, Lost, Noticed, Ponged, Refused, Send, Welcomed
+from clients.python.core import (
+    PERMANENT,
+    Answered,
+    Changed,
+    ClientCore,
+    Close,
+    Lost,
+    Noticed,
+    Ponged,
+    Refused,
+    Send,
+    Welcomed,
+)
 from clients.python.errors import Disconnected, Refusal, refusal
 from clients.python.mirror import ContestMirror
 from protocol.codec import encode
@@ -190,7 +202,7 @@ class AgonClient:
         self._ws, self._reader = None, None
         if ws is not None:
             ws.transport.abort()
-        if reader is not None:
+        if reader is not None and reader is not asyncio.current_task():  # closing from the reader itself
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await reader
 
@@ -366,9 +378,12 @@ class AgonClient:
     # --- internals ----------------------------------------------------------------------------------
 
     async def _send(self, message: Any) -> None:
-        if self._ws is None:
+        if self._ws is None or self._closed:
             raise Disconnected("not connected")
-        await self._ws.send(encode(message), text=True)
+        try:
+            await self._ws.send(encode(message), text=True)
+        except ConnectionClosed as closed:
+            raise Disconnected(f"connection closed ({closed.rcvd.code if closed.rcvd else 'no close frame'})") from None
 
     def _expect_welcome(self, contest: str, token: str) -> asyncio.Future[ContestMirror]:
         self.core.expect(contest, token)
@@ -453,6 +468,10 @@ class AgonClient:
                 self._resolve(self._pongs.pop(nonce, None), None)
             case Lost(contest=contest, error=error):
                 self._lose(contest, refusal(error))
+            case Close():
+                if self.resume:  # it lives for its contests (a joined table); a bare connection is its owner's
+                    log.warning("nothing left to follow: closing")
+                    await self.close()
             case _:
                 raise AssertionError(f"unknown output {output!r}")
 

@@ -10,11 +10,13 @@
             case Noticed(notice):  ...            # a line per event (a live patch brings its own)
             case Answered(id, message) | Refused(id, contest, error) | Ponged(nonce): ...
             case Lost(contest, error): ...            # the contest can never be followed again
+            case Close(): ...                         # and it was the last one followed: close the connection
 
 It keeps one ``ContestMirror`` per followed contest: it applies patches, checks every ``view_hash``, and on
 any mismatch or gap asks for a fresh view (``Send(Resync)``) and waits for its welcome. An error that no
 retry can mend (the invitation revoked or expired, a bad token, the contest gone: ``PERMANENT``) forgets the
-contest and says so (``Lost``). A socket loop
+contest and says so (``Lost``); when it was being followed and nothing else is, the connection has no
+more use: ``Close`` (a client that still follows other contests keeps it). A socket loop
 (``client.AgonClient``) or any other transport drives it.
 """
 
@@ -98,7 +100,13 @@ class Lost:
     error: Error
 
 
-Output = Send | Welcomed | Changed | Noticed | Answered | Refused | Ponged | Lost
+@dataclass(frozen=True)
+class Close:
+    """After ``Lost``: the contest was being followed and was the last one; close the connection cleanly.
+    (A follow refused before its welcome leaves that to whoever asked, who was told by ``Refused``.)"""
+
+
+Output = Send | Welcomed | Changed | Noticed | Answered | Refused | Ponged | Lost | Close
 
 PERMANENT = frozenset({errors.REVOKED, errors.EXPIRED_TOKEN, errors.BAD_TOKEN, errors.NO_SUCH_CONTEST})
 """Codes of a follow (or resume) that no retry can mend: a new invitation is needed, or there is no contest."""
@@ -161,8 +169,10 @@ class ClientCore:
                 refused = Refused(message.id, message.contest, message)
                 contest = message.contest
                 if message.id is None and contest is not None and contest in self.mirrors and message.code in PERMANENT:
+                    followed = bool(self.mirrors[contest].welcomes)
                     self.forget(contest)
-                    return [refused, Lost(contest, message)]
+                    last = followed and not self.mirrors
+                    return [refused, Lost(contest, message), *([Close()] if last else [])]
                 return [refused]
             case Pong():
                 return [Ponged(message.nonce)]

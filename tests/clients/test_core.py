@@ -7,7 +7,7 @@ import json
 
 import pytest
 
-from clients.python.core import Changed, ClientCore, Lost, Refused, Send, Welcomed
+from clients.python.core import Changed, ClientCore, Close, Lost, Refused, Send, Welcomed
 from clients.python.errors import AuthRefusal, RetryLater, RuleRefusal, refusal
 from clients.python.links import BadLink, parse, websocket_url
 from protocol.messages import Error, Resync
@@ -128,10 +128,31 @@ def test_a_contest_refused_for_good_is_lost_and_no_longer_resumed(code: str) -> 
     core.expect("bridge", TOKEN)
     core.receive(welcome({"version": 3}))
     error = {"type": "error", "code": code, "message": "ask the GM for a new link", "contest": "bridge"}
-    refused, lost = core.receive(frame(error))
+    refused, lost, close = core.receive(frame(error))
     assert isinstance(refused, Refused) and isinstance(lost, Lost)
     assert lost.contest == "bridge" and lost.error.code == code
     assert "bridge" not in core.mirrors and core.resumes() == []
+    assert close == Close()  # it followed nothing else: the connection has no more use
+
+
+def test_a_lost_contest_leaves_the_connection_open_while_another_is_followed() -> None:
+    core = ClientCore()
+    core.expect("bridge", TOKEN)
+    core.receive(welcome({"version": 3}))
+    core.expect("ford", TOKEN)
+    core.receive(welcome({"version": 5}).replace('"bridge"', '"ford"'))
+    revoked = {"type": "error", "code": "auth/revoked", "message": "re-issued", "contest": "bridge"}
+    assert [type(o) for o in core.receive(frame(revoked))] == [Refused, Lost]
+    assert [f.contest for f in core.resumes()] == ["ford"]
+    gone = {"type": "error", "code": "contest/not_found", "message": "deleted", "contest": "ford"}
+    assert [type(o) for o in core.receive(frame(gone))] == [Refused, Lost, Close]  # now the last one
+
+
+def test_a_follow_refused_before_its_welcome_leaves_the_connection_to_whoever_asked() -> None:
+    core = ClientCore()
+    core.expect("bridge", TOKEN)
+    error = {"type": "error", "code": "auth/bad_token", "message": "no", "contest": "bridge"}
+    assert [type(o) for o in core.receive(frame(error))] == [Refused, Lost]
 
 
 @pytest.mark.parametrize(

@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from clients.python import AgonClient, AuthRefusal, Extended, Refusal, RuleRefusal, join
+from clients.python import AgonClient, AuthRefusal, Disconnected, Extended, Refusal, RuleRefusal, join
 from protocol.common import Seat
 from protocol.events import CreateContest
 from protocol.rulesets import extended as x
@@ -199,5 +199,8 @@ async def test_a_revoked_invitation_ends_the_client_instead_of_retrying(agon_ser
     with pytest.raises(AuthRefusal, match="re-issued"):
         async with asyncio.timeout(10):
             await watching
+    await ann.client.wait_for(lambda: ann.client.closed, timeout=5)  # and it hangs up: nothing left to follow
+    with pytest.raises(Disconnected):
+        await ann.intent("aria", "one more try", bid=1)
     await ann.client.close()
     await gm.client.close()

@@ -29,7 +29,7 @@ def layout(view: dict[str, Any]) -> list[RenderableType]:
         characters.add_row(who(c), c["zone"], ", ".join(c["engaged_with"]), str(c["actions_taken"]), str(c["omens"]))
     parts.append(characters)
     for a in rules["actions"]:
-        line = f"  {a['id']}: {a['character']} {a['name'] or a['type']} ({a['type']}) · {a['status']}"
+        line = f"  {a['id']}: {a['character']} {a['name'] or 'face down'} ({a['type']}) · {a['status']}"
         if a.get("target"):
             line += f" → {a['target']}"
         if a.get("difficulty") is not None:

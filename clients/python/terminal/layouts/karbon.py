@@ -39,7 +39,10 @@ def layout(view: dict[str, Any]) -> list[RenderableType]:
     for side, state in rules["sides"].items():
         table.add_row(side, _dice(state["hand"]), str(state["chips"]), str(state["stack"]))
     parts.append(table)
-    parts.append(Text(f"pool {_dice(rules['pool'])} · reserve {len(rules['reserve'])} · spent {len(rules['spent'])}"))
+    pool = rules["pool"]
+    parts.append(
+        Text(f"pool {len(pool)}: {_dice(pool)} · reserve {len(rules['reserve'])} · spent {len(rules['spent'])}")
+    )
     if rules.get("all_in") is not None:
         parts.append(Text("the agent is all in" if rules["all_in"] else "the agent plays it safe"))
     if rules["stacking"]:
