@@ -151,7 +151,12 @@ class AgonClient:
         await self._gather(waits, timeout)
 
     async def reconnect(self, *, timeout: float = DEFAULT_TIMEOUT) -> None:
-        """A new connection that resumes every followed contest from the last version seen."""
+        """A new connection that resumes every followed contest from the last version seen (a closed client
+        opens again: asked for, a reconnection is wanted)."""
+        self._closed = False
+        await self._reconnect(timeout)
+
+    async def _reconnect(self, timeout: float) -> None:
         await self._drop()
         await self._open(timeout)
         await self.hello(self.core.resumes(), timeout=timeout)
@@ -162,7 +167,7 @@ class AgonClient:
         while not self._closed:
             await asyncio.sleep(wait * random.uniform(0.5, 1.0))
             try:
-                await self.reconnect()
+                await self._reconnect(DEFAULT_TIMEOUT)  # not reopening a client closed meanwhile
                 log.info("resumed %s", ", ".join(self.mirrors) or "the connection")
                 return
             except Refusal as error:
