@@ -90,9 +90,10 @@ class ContestService:
     lost: dict[str, int] = field(default_factory=dict)
     """Contests whose store came back without events this process had seen acknowledged: how many."""
     on_lost: Callable[[str, int], None] | None = None
-    on_appended: Callable[[str, Sequence[Envelope]], None] | None = None
-    """Called with every batch this process appended, as soon as it is stored: the local feed publishes it
-    at once (other processes learn of it through the store's subscription)."""
+    on_appended: Callable[[str, Sequence[Envelope], Contest[Any], Contest[Any]], None] | None = None
+    """Called with every batch this process appended, as soon as it is stored, with the contest before and
+    after it: the local feed publishes it at once (other processes learn of it through the store's
+    subscription)."""
 
     # --- commands -----------------------------------------------------------------------------------
 
@@ -199,9 +200,10 @@ class ContestService:
                     continue
                 if written != [e.version for e in envelopes]:
                     return Result(contest_id, max(written), repeated=True)
-                self._remember(contest_id, rules, fold(rules, envelopes, contest))
+                folded = fold(rules, envelopes, contest)
+                self._remember(contest_id, rules, folded)
                 if self.on_appended is not None:
-                    self.on_appended(contest_id, envelopes)
+                    self.on_appended(contest_id, envelopes, contest, folded)
                 return Result(contest_id, envelopes[-1].version, envelopes)
         raise Refused(errors.CONFLICT, "the contest kept changing under this command: try again")
 

@@ -16,6 +16,7 @@ import signal
 import sys
 from collections.abc import Callable, Sequence
 from types import TracebackType
+from typing import Any
 from urllib.parse import urlsplit
 
 from websockets.asyncio.server import Server, ServerConnection
@@ -29,6 +30,7 @@ from protocol.events import Envelope
 from protocol.messages import ClientMessage, Error
 from server import logs
 from server.datadir import sqlite_path
+from server.engine.contest import Contest
 from server.net.auth import Tokens, previous_secrets, server_secret
 from server.net.connection import Connection
 from server.net.context import ServerContext
@@ -82,11 +84,11 @@ class AgonServer:
         if feed is not None:
             self.context.hub.spawn(feed.resync())
 
-    def _appended(self, contest: str, envelopes: Sequence[Envelope]) -> None:
+    def _appended(self, contest: str, envelopes: Sequence[Envelope], before: Contest[Any], after: Contest[Any]) -> None:
         """Publish this process's own appends without reading them back from the store."""
         feed = self.context.hub.get(contest)
         if feed is not None:
-            feed.offer(envelopes)
+            feed.offer(envelopes, before, after)
 
     async def _handle(self, ws: ServerConnection) -> None:
         if ws.request is not None and urlsplit(ws.request.path).path != WS_PATH:

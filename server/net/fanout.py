@@ -225,21 +225,25 @@ class ContestFeed:
     def _known(self) -> int:
         return int(self._folding.version)
 
-    def _take(self, envelope: Envelope) -> None:
+    def _take(self, envelope: Envelope, folded: Contest[Any] | None = None) -> None:
+        """Fold an envelope in (``folded``: the contest it leads to, when the caller has folded it already)."""
         before = self._folding.rules
-        self._folding = apply(self._rules, self._folding, envelope)
+        self._folding = apply(self._rules, self._folding, envelope) if folded is None else folded
         self._pending.append((envelope, before))
         if envelope.batch_end:
             self._publish()
 
-    def offer(self, envelopes: Sequence[Envelope]) -> None:
-        """A batch this process has just appended: publish it now. Versions already taken are skipped; a
-        batch beyond a gap is left to the store's subscription, which reads everything in order."""
+    def offer(self, envelopes: Sequence[Envelope], before: Contest[Any], after: Contest[Any]) -> None:
+        """A batch this process has just appended, taking the contest from ``before`` to ``after``: publish it
+        now. Versions already taken are skipped; a batch beyond a gap is left to the store's subscription, which
+        reads everything in order. When this feed holds ``before`` itself, it takes ``after`` as the batch's
+        last state rather than folding it again (folding is deterministic)."""
         if self._task is None or self._task.done() or needs_history(self._folding, envelopes):
             return  # the subscription brings it, once the history is loaded
+        same = self._folding is before
         for envelope in envelopes:
             if envelope.version == self._folding.version + 1 and envelope.prev_hash == self._folding.head_hash:
-                self._take(envelope)
+                self._take(envelope, after if same and envelope is envelopes[-1] else None)
 
     async def resync(self) -> None:
         """The stream lost versions this feed published: start again from what the store holds, and send
