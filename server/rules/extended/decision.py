@@ -8,6 +8,8 @@ across the line (a winning side's is a victory, a losing side's a defeat).
 
 from __future__ import annotations
 
+from typing import Literal
+
 from protocol.rulesets import extended as x
 from server.rules.extended.state import ExtendedState, Fighter
 from server.rules.questworlds.outcome import Degree, outcome_for
@@ -47,7 +49,7 @@ def side_outcome(side: str, won: bool, outcomes: list[x.ContestantOutcome]) -> x
     if not ranked:
         return x.SideOutcome(side=side, result="none", level=None, from_contestant=None)
     picked = ranked[1] if len(ranked) > 1 else ranked[0]
-    result = "victory" if won else "defeat"
+    result: Literal["victory", "defeat"] = "victory" if won else "defeat"
     if picked.result != result:
         return x.SideOutcome(side=side, result=result, level=Degree.MARGINAL.label, from_contestant=None)
     return x.SideOutcome(side=side, result=result, level=picked.level, from_contestant=picked.contestant)
