@@ -360,8 +360,9 @@ class ContestantOutcome(msgspec.Struct, frozen=True):
 
 
 class SideOutcome(msgspec.Struct, frozen=True):
-    """A side's overall outcome: the second-best of its victories, or the second-worst of its defeats
-    (its only one when it has one)."""
+    """A side's overall outcome: the second-best of its contestants' outcomes when it won, the second-worst
+    when it lost (its only one when it has one); a Marginal victory (defeat) when that one is a defeat
+    (victory)."""
 
     side: str
     result: Literal["victory", "defeat", "none"]
@@ -426,7 +427,7 @@ class SimpleRoll(msgspec.Struct, frozen=True):
     dice: Dice | None
     faces: list[int | None]  # the acting side's, then the resistance's (none: no die, a value of 0 or less)
     levels: list[str]
-    resistance: str  # the rating rolled against
+    resistance: str | None  # the rating rolled against; none: another contestant's, which this viewer may not see
     result: str
 
 

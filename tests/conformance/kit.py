@@ -18,7 +18,9 @@ Optional:
 
 ``hidden(state, viewer: Viewer) -> Iterable[str]``
     JSON pointers into the viewer's view document (e.g. ``/rules/contestants/1/rating``) that must be
-    null for this viewer in this state. The suite checks every view and every patch against them.
+    null for this viewer in this state. The suite checks every view and every patch against them, and every
+    event as shown to that viewer (what its notices are written from): the values at those pointers in the
+    GM's view, and how much each moved, must not be in it (``tests/conformance/secrecy.py`` ``carried``).
 
 ``check_event(before, event, after) -> None``
     An invariant of one ruleset event (``before`` and ``after`` are the ruleset states around it); raise

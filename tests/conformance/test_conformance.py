@@ -62,7 +62,7 @@ from server.engine.contest import (
     undo_target,
 )
 from server.engine.ruleset import Ruleset, Viewer
-from server.engine.views import sight, viewer_for
+from server.engine.views import shown_event, sight, viewer_for
 from server.net.fanout import view_doc
 from server.net.notices import notice_frame
 from server.rulesets import RULESETS
@@ -132,6 +132,10 @@ def machine(rules: Ruleset[Any], strategy: Strategy) -> type[RuleBasedStateMachi
         @property
         def gm(self) -> Actor:
             return next(a for a in self.d.actors if a.role == "gm")
+
+        @property
+        def gm_viewer(self) -> Viewer:
+            return viewer_for(self.gm, self.d.contest.created.seats)
 
         def viewers(self) -> list[tuple[Actor, Viewer]]:
             return [(a, viewer_for(a, self.d.contest.created.seats)) for a in self.d.actors]
@@ -290,6 +294,7 @@ def machine(rules: Ruleset[Any], strategy: Strategy) -> type[RuleBasedStateMachi
                 if contest is not None and not isinstance(event, ENGINE_EVENTS):
                     strategy.check_event(contest.rules, event, after.rules)
                 extra = [(event.participant, event.payload)] if isinstance(event, Declared) else []
+                gm_docs = [view_doc(rules, c, self.gm_viewer) for c in (contest, after) if c is not None]
                 for actor, viewer in self.viewers():
                     frame = notice_frame(rules, rules_before, envelope, viewer, "c")
                     if frame is None:
@@ -297,7 +302,26 @@ def machine(rules: Ruleset[Any], strategy: Strategy) -> type[RuleBasedStateMachi
                     secrets = secrecy.secrets_for(after, viewer, extra)
                     leaks = secrecy.leaked(frame, secrets)
                     assert not leaks, f"{actor} is told {leaks} in the notice of event {envelope.version}"
+                    if isinstance(event, ENGINE_EVENTS) and not isinstance(event, Revealed):
+                        continue  # the engine describes its own events, from what every viewer may know
+                    shown = shown_event(rules, rules_before, envelope, viewer)
+                    hidden = self._hidden_values(viewer, contest, after, gm_docs)
+                    known = set().union(*(secrecy.texts_in(view_doc(rules, c, viewer)) for c in (contest, after) if c))
+                    told = secrecy.carried(shown, hidden, known)
+                    assert not told, f"{actor} is told {told} by event {envelope.version}: {shown}"
                 contest = after
+
+        def _hidden_values(
+            self, viewer: Viewer, before: Contest[Any] | None, after: Contest[Any], gm_docs: list[Any]
+        ) -> list[secrecy.HiddenValue]:
+            """What the viewer's views before and after an event hide, and how much each hidden number moved."""
+            states = [c.rules for c in (before, after) if c is not None]
+            values = [
+                secrecy.hidden_values(doc, strategy.hidden(state, viewer))
+                for doc, state in zip(gm_docs, states, strict=True)
+            ]
+            moved = secrecy.changes(values[0], values[-1]) if len(values) == 2 else []
+            return [*values[0], *values[-1], *moved] if len(values) == 2 else values[0]
 
         def _check_view(self, viewer: Viewer, doc: Any) -> None:
             leaks = secrecy.leaked(encode(doc), secrecy.secrets_for(self.d.contest, viewer))

@@ -2,10 +2,13 @@
 
 Each contestant's own outcome comes from table 5.3.3.1: a defeated contestant's from its own final AP, a
 victor's from the final AP of the last opponent it engaged. A side's overall outcome is the second-best of
-its contestants' outcomes when it won, the second-worst when it lost, or the only one when it has one.
+its contestants' outcomes when it won, the second-worst when it lost, or the only one when it has one; never
+across the line (a winning side's is a victory, a losing side's a defeat).
 """
 
 from __future__ import annotations
+
+from typing import Literal
 
 from protocol.rulesets import extended as x
 from server.rules.extended.state import ExtendedState, Fighter
@@ -38,13 +41,18 @@ def individual(state: ExtendedState, fighter: Fighter) -> x.ContestantOutcome:
 
 
 def side_outcome(side: str, won: bool, outcomes: list[x.ContestantOutcome]) -> x.SideOutcome:
+    """The second-best (``won``) or second-worst of the side's outcomes, on the side of the line the side is:
+    a side that gains the prize has a victory, a side that lost a defeat. When the picked outcome is across
+    the line (a winner's fallen comrade, a loser's victor), the side has the mildest of its own: a Marginal
+    victory or a Marginal defeat, nobody's in particular."""
     ranked = sorted((o for o in outcomes if o.result in ("victory", "defeat")), key=rank, reverse=won)
     if not ranked:
         return x.SideOutcome(side=side, result="none", level=None, from_contestant=None)
     picked = ranked[1] if len(ranked) > 1 else ranked[0]
-    if picked.result == "victory":
-        return x.SideOutcome(side=side, result="victory", level=picked.level, from_contestant=picked.contestant)
-    return x.SideOutcome(side=side, result="defeat", level=picked.level, from_contestant=picked.contestant)
+    result: Literal["victory", "defeat"] = "victory" if won else "defeat"
+    if picked.result != result:
+        return x.SideOutcome(side=side, result=result, level=Degree.MARGINAL.label, from_contestant=None)
+    return x.SideOutcome(side=side, result=result, level=picked.level, from_contestant=picked.contestant)
 
 
 def over(state: ExtendedState) -> bool:

@@ -21,9 +21,10 @@ def describe_intent(intent: x.Intent) -> str:
     return ", ".join(parts)
 
 
-def _roll(roll: x.SimpleRoll) -> str:
+def _roll(roll: x.SimpleRoll, against: str = "the resistance") -> str:
     faces = " against ".join(f"{_face(f)} ({level})" for f, level in zip(roll.faces, roll.levels, strict=True))
-    return f"{faces} vs {roll.resistance}: {roll.result}"
+    resistance = f"{against}'s rating" if roll.resistance is None else roll.resistance
+    return f"{faces} vs {resistance}: {roll.result}"
 
 
 def _decided(event: x.ContestDecided) -> str:
@@ -97,7 +98,8 @@ def describe(event: x.Event | x.Intent) -> str:
             return f"{event.contestant} spends a hero point on a final action: {_roll(event.roll)}; now {event.ap} AP"
         case x.DisengageRolled():
             left = "withdraws" if event.withdrawn else f"stays and gives {event.opponent} {event.transferred} AP"
-            return f"{event.contestant} tries to disengage from {event.opponent}: {_roll(event.roll)}; {left}"
+            roll = _roll(event.roll, event.opponent)
+            return f"{event.contestant} tries to disengage from {event.opponent}: {roll}; {left}"
         case x.Rejoined():
             return f"{event.contestant} rejoins the contest"
         case x.LoanResolved():

@@ -15,6 +15,7 @@ from server.rules.extended import codes
 from server.rules.extended.decide import check_declaration, decide
 from server.rules.extended.describe import describe
 from server.rules.extended.evolve import evolve
+from server.rules.extended.redact import redact
 from server.rules.extended.state import ExtendedState, Fighter
 from server.rules.extended.view import view
 from server.rules.questworlds.chart import started
@@ -125,6 +126,7 @@ EXTENDED: Ruleset[ExtendedState] = Ruleset(
     check_declaration=check_declaration,
     is_checkpoint=is_checkpoint,
     describe=describe,
+    redact=redact,
     concluded=concluded,
     command_type=x.Command,
     declaration_type=x.Intent,

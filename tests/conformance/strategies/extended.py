@@ -19,6 +19,7 @@ RATINGS = ["15", "12", "5W", "1W2", "20", "8", "0"]
 IDS = ["aria", "orc"]
 GROUP_IDS = ["aria", "bran", "orc", "wolf", "shaman"]
 BAD_RATINGS = ["W", "25", "5W0", "x"]
+TYPED_RATINGS = ["9W3", "2W3"]  # typed in commands: never a contestant's rating, so the suite can trace those
 
 
 @st.composite
@@ -99,7 +100,7 @@ def _intent(table: Table, participant: str) -> st.SearchStrategy[x.Intent]:
         action=st.just(sealed_text(table, participant)),
         bid=st.integers(1, 6) | st.none() | st.integers(-1, 60),
         kind=st.sampled_from(["normal", "normal", "asymmetrical", "unrelated"]),
-        resistance=st.none() | st.sampled_from(["10", "3W", *BAD_RATINGS]),
+        resistance=st.none() | st.sampled_from([*TYPED_RATINGS, *BAD_RATINGS]),
         daring=st.sampled_from(["cautious", "bold", "daring", "reckless"]),
         targets=targets,
     )
@@ -110,7 +111,7 @@ def _group_commands(table: Table) -> list[st.SearchStrategy[Command]]:
     state: ExtendedState = table.state
     ids = list(state.fighters)
     who = st.sampled_from([*ids, "nobody"])
-    rating = st.none() | st.sampled_from(["12", "5W", "Q"])
+    rating = st.none() | st.sampled_from([*TYPED_RATINGS, "Q"])
     faces = _faces(table)
     daring = st.sampled_from(["cautious", "bold", "daring", "reckless"])
     actor = [state.actor] if state.actor is not None else ids
@@ -131,7 +132,7 @@ def _group_commands(table: Table) -> list[st.SearchStrategy[Command]]:
         st.builds(
             x.Gift,
             giver=st.sampled_from(["the miller", "Hound", *ids]),
-            rating=st.sampled_from(["14", "5W", "x"]),
+            rating=st.sampled_from(["14", "4W3", "x"]),
             recipient=who,
             bid=st.integers(0, 16),
             opponent=st.none() | who,
@@ -143,6 +144,11 @@ def _group_commands(table: Table) -> list[st.SearchStrategy[Command]]:
     ]
     if state.phase == "ready":
         options += [st.builds(x.OrderBy, mode=st.sampled_from(["daring", "bid", "ap"]))]
+    if state.actor is not None and state.exchange is None:  # on its turn: leave against its own opponent's rating
+        opponents = [o for o in state.opponents(state.actor) if state.fighters[o].in_contest]
+        if opponents:
+            disengage = st.builds(x.Disengage, contestant=acting, opponent=st.sampled_from(opponents), faces=faces)
+            options += [disengage] * 3
     return options
 
 

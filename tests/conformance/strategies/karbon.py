@@ -72,10 +72,36 @@ def _start() -> st.SearchStrategy[Command]:
         ability=st.just("Stealth"),
         level=st.integers(0, 6),
         challenge=st.integers(0, 3),
-        consequence=st.integers(0, 2),
+        consequence=st.integers(0, 3),
         peril=st.integers(0, 3),
         injuries=st.integers(0, 1),
     )
+
+
+def _long_start() -> st.SearchStrategy[Command]:
+    """A legal contest with room on the track for several payouts: a win (X) before a glitch, so a
+    side-swipe has a win to erase, and breaks that trade dice."""
+    return st.builds(
+        k.StartContest,
+        goal=st.just("cross the yard"),
+        ability=st.just("Stealth"),
+        level=st.integers(4, 6),
+        challenge=st.integers(1, 3),
+        consequence=st.just(3),
+        peril=st.integers(0, 2),
+    )
+
+
+@st.composite
+def _matching(draw: st.DrawFn, given_from: list[str], taken_from: list[str]) -> tuple[list[str], list[str]]:
+    """As many dice given as taken (one or two), as a stunning plan trades them."""
+    most = min(2, len(given_from), len(taken_from))
+    if most == 0:
+        return given_from[:1], taken_from[:1]
+    n = draw(st.integers(1, most))
+    given = draw(st.lists(st.sampled_from(given_from), min_size=n, max_size=n, unique=True))
+    taken = draw(st.lists(st.sampled_from(taken_from), min_size=n, max_size=n, unique=True))
+    return given, taken
 
 
 def commands(table: Table) -> st.SearchStrategy[Command]:
@@ -104,7 +130,7 @@ def commands(table: Table) -> st.SearchStrategy[Command]:
     options: list[st.SearchStrategy[Command]] = []
     match phase(state):
         case "between":
-            options += [_start()] * 6
+            options += [_start()] * 3 + [_long_start()] * 3
         case "drawing":
             assert contest is not None
             take = min(contest.level, len(pool))
@@ -119,10 +145,10 @@ def commands(table: Table) -> st.SearchStrategy[Command]:
             )
             options += [declare] * 6
         case "ready":
-            options += [_roll(state, table.dice == "physical")] * 6
+            options += [_roll(state, table.dice == "physical")] * 8
         case "test":
             assert contest is not None
-            options += _test(state, agent, narrator, reserve) * 3
+            options += _test(state, agent, narrator, reserve) * 6
         case "aftermath":
             options += [st.builds(k.ChooseAftermath, aftermath=st.sampled_from(["blackout", "madness"]))] * 4
     return st.one_of([*options, st.one_of(noise)])
@@ -145,16 +171,23 @@ def _test(
                     dice=st.just(narrator[:2]),
                 ),
                 st.builds(k.ChooseBreak, choice=st.just("advantage"), dice=_some(agent, 3), reserve=_some(reserve, 3)),
+                *[
+                    _matching(agent, reserve).map(
+                        lambda trade: k.ChooseBreak(choice="advantage", dice=trade[0], reserve=trade[1])
+                    )
+                ]
+                * 3,
             ]
         if first.choice is None:
+            side_swiped = st.builds(
+                k.ChooseGlitch,
+                choice=st.just("side_swiped"),
+                option=st.sampled_from(["chips", "dice"]),
+                dice=st.just(narrator[:2]),
+            )
             return [
                 st.builds(k.ChooseGlitch, choice=st.sampled_from(["hurt", "plans"])),
-                st.builds(
-                    k.ChooseGlitch,
-                    choice=st.just("side_swiped"),
-                    option=st.sampled_from(["chips", "dice"]),
-                    dice=st.just(narrator[:2]),
-                ),
+                *[side_swiped] * (3 if "X" in contest.track else 1),
             ]
         named = state.ids("pool")[:2] if state.draw == "choose" else None
         return [

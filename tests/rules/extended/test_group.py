@@ -377,6 +377,24 @@ def test_the_losing_side_takes_the_second_worst_outcome() -> None:
     assert side_outcome("navy", True, []) == x.SideOutcome("navy", "none", None, None)
 
 
+def test_a_side_that_wins_has_a_victory_and_a_side_that_loses_a_defeat() -> None:
+    from server.rules.extended.decision import side_outcome
+
+    def outcome(who: str, result: str, level: str) -> x.ContestantOutcome:
+        return x.ContestantOutcome(who, "heroes", result, level, None, None, 0)
+
+    # Aria's Major victory won the mill, Bran fell with a Marginal defeat: the second-best is his defeat, but
+    # the heroes gained the prize, so theirs is the mildest victory
+    won = [outcome("aria", "victory", "Major"), outcome("bran", "defeat", "Marginal")]
+    assert side_outcome("heroes", True, won) == x.SideOutcome("heroes", "victory", "Marginal", None)
+    # the other way round: a side that lost with one Complete victory and one Minor defeat has lost
+    lost = [outcome("aria", "victory", "Complete"), outcome("bran", "defeat", "Minor")]
+    assert side_outcome("heroes", False, lost) == x.SideOutcome("heroes", "defeat", "Marginal", None)
+    # the picked outcome on the right side of the line stays the contestant's own
+    both = [*won, outcome("cai", "victory", "Minor")]
+    assert side_outcome("heroes", True, both) == x.SideOutcome("heroes", "victory", "Minor", "cai")
+
+
 def test_individual_outcome_comes_from_the_last_opponent_engaged() -> None:
     table = Table(raid())
     everyone_attacks(table, aria=15)

@@ -1,0 +1,32 @@
+"""What each viewer may learn from an extended contest's events (its notices, the story so far, replays).
+
+A contestant's rating and hero points are its controller's and the GM's (as in the view): a disengagement
+rolled against the opponent's rating shows the others the dice and the result, not the rating; the hero
+points the GM grants are told only to the GM and the contestant's controller.
+"""
+
+from __future__ import annotations
+
+import msgspec
+
+from protocol.events import Revealed
+from protocol.rulesets import extended as x
+from server.engine.ruleset import Viewer
+from server.rules.extended.state import ExtendedState
+
+
+def redact(state: ExtendedState, event: x.Event | Revealed, viewer: Viewer) -> x.Event | Revealed | None:
+    match event:
+        case x.HeroPointsGranted():
+            return event if _sees(viewer, event.contestant) else None
+        case x.DisengageRolled():
+            opponent = state.fighters.get(event.opponent)
+            if opponent is None or event.roll.resistance != opponent.rating or _sees(viewer, opponent.id):
+                return event
+            return msgspec.structs.replace(event, roll=msgspec.structs.replace(event.roll, resistance=None))
+        case _:
+            return event
+
+
+def _sees(viewer: Viewer, contestant: str) -> bool:
+    return viewer.omniscient or viewer.controls(contestant)
