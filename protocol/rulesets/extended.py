@@ -544,6 +544,15 @@ class ExchangeView(msgspec.Struct, frozen=True):
     answers_pending: list[str] = []  # whose player must still let the result stand or spend a hero point
 
 
+class ShotUnderWay(msgspec.Struct, frozen=True):
+    """A parting shot taken and not yet applied: who shoots at whom, with what bid and action (public)."""
+
+    shooter: str  # the victor: the next to roll (``next_actor``) until the shot's dice are down
+    target: str  # the opponent it just defeated, whose die is the shot's second
+    bid: int
+    action: str = ""
+
+
 class ExtendedView(msgspec.Struct, frozen=True, tag_field="type", tag="extended.view"):
     prize: str
     round: int
@@ -565,5 +574,6 @@ class ExtendedView(msgspec.Struct, frozen=True, tag_field="type", tag="extended.
     targets_left: list[str] = []  # the acting contestant's targets still to engage
     daring: dict[str, Daring] = {}  # the round's daring, as declared or ranked by the GM
     changes_allowed: list[str] = []
-    parting_shots: dict[str, str] = {}  # victor -> the opponent it just defeated
+    parting_shots: dict[str, str] = {}  # victor -> the opponent it just defeated (a shot it may still take)
+    shot_under_way: ShotUnderWay | None = None  # the parting shot taken, until its exchange is applied
     chart: ApChart = msgspec.field(default_factory=ApChart)  # AP over the exchanges (the newest 200 points)

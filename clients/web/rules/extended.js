@@ -3,7 +3,7 @@
 import { ActionButton, ActionForm, Check, Field, Select, html } from "../ui.js";
 import { AdjustForm, ContestantCards, ContestantsSetup, HeroPointWindowSelect, answersWaiting, heroPointParts, rollPart, swapOrder, RATING, buildContestants, chartPoints, contestant, fieldOf, mine, names } from "./questworlds.js";
 import { registerRuleset } from "./registry.js";
-import { GroupActions, GroupBoard, GroupIntentFields, PartingShotForm, opponentsOf, shotUnderWay } from "./extended_group.js";
+import { GroupActions, GroupBoard, GroupIntentFields, PartingShotForm, opponentsOf } from "./extended_group.js";
 import { useState } from "../vendor/preact-htm.js";
 
 const LEVELS = ["Fumble", "Failure", "Success", "Critical"];
@@ -143,6 +143,7 @@ function Board({ view }) {
       ${revealed.map(([id, intent]) => html`<li key=${id}><strong>${who[id]}</strong>: ${intentWords(intent)}${rules.proposals[id] ? ` — the GM proposes bid ${rules.proposals[id]}` : ""}</li>`)}
     </ul></div>`}
     <${GroupBoard} view=${view} />
+    ${rules.shot_under_way && html`<p class="waiting" data-testid="shot-under-way">${who[rules.shot_under_way.shooter]} takes a parting shot at ${who[rules.shot_under_way.target]}.</p>`}
     <${ExchangeWords} view=${view} />
     ${rules.last && !rules.exchange && html`<p class="last" data-testid="last">Last exchange (${rules.last.exchange}): ${rules.last.result}</p>`}
     <${Outcome} view=${view} />
@@ -214,13 +215,6 @@ function ProposeBid({ view, act, contestant }) {
   <//>`;
 }
 
-// The view as the faces form reads it: the next roll engages a parting shot's target only while the shot is
-// being rolled (an open shot not yet taken is closed by the actor's own roll).
-function rollingView(view) {
-  const shot = shotUnderWay(view.rules);
-  return { ...view, rules: { ...view.rules, parting_shots: shot ? { [shot[0]]: shot[1] } : {} } };
-}
-
 // What this viewer can do now, and nothing it cannot.
 function Actions({ view, me, act }) {
   const rules = view.rules;
@@ -254,7 +248,7 @@ function Actions({ view, me, act }) {
           <${ActionButton} label="Accept the proposed bid" run=${() => act({ type: "extended.accept_bid", contestant: c.id })} /></div>`);
       }
     }
-    const roll = rollPart({ view: rollingView(view), gm, own, act, prefix: "extended" });
+    const roll = rollPart({ view, gm, own, act, prefix: "extended" });
     if (roll) parts.push(roll);
   }
   if (rules.phase === "rolled" && rules.exchange) {

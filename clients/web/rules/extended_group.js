@@ -48,15 +48,6 @@ export function GroupIntentFields({ view, contestant, daring, setDaring, targets
     </fieldset>`;
 }
 
-// The parting shot being rolled now, as [victor, the opponent it defeated], or null. The view names only the
-// shots still open; a victor whose turn is over and who is next to roll can only be rolling its shot, at the
-// loser of the exchange that opened it (the last one applied: any other roll closes every open shot).
-export function shotUnderWay(rules) {
-  const actor = rules.next_actor;
-  if (!actor || !rules.acted.includes(actor) || rules.last?.winner !== actor || !rules.last?.loser) return null;
-  return [actor, rules.last.loser];
-}
-
 function orderWords(rules, who, marks) {
   const mode = rules.order_mode ? ` by ${rules.order_mode === "ap" ? "AP total" : rules.order_mode}` : "";
   const order = rules.order.map((id) => `${who[id]}${marks(id).length ? ` [${marks(id).join(", ")}]` : ""}`);
@@ -68,7 +59,6 @@ export function GroupBoard({ view }) {
   if (!rules.group) return null;
   const who = names(view);
   const sides = [...new Set(rules.contestants.map((c) => c.side))];
-  const shot = shotUnderWay(rules);
   const marks = (id) => [
     rules.acted.includes(id) ? "acted" : "",
     rules.delayed.includes(id) ? "delaying" : "",
@@ -97,7 +87,6 @@ export function GroupBoard({ view }) {
     ${Object.entries(rules.parting_shots).map(
       ([victor, victim]) => html`<p key=${victor} class="waiting" data-testid=${`shot-open-${victor}`}>${who[victor]} may take a parting shot at ${who[victim]}.</p>`,
     )}
-    ${shot && html`<p class="waiting" data-testid="shot-under-way">${who[shot[0]]} takes a parting shot at ${who[shot[1]]}.</p>`}
     <${GroupOutcome} view=${view} />
   </div>`;
 }
@@ -240,8 +229,9 @@ export function GroupActions({ view, me, act }) {
   const typist = view.dice === "server" || rules.players_type_faces;
   const rolling = gm && view.dice === "physical" ? rules.contestants : typist ? own : [];
   const parts = [];
-  // between two turns: no exchange rolled, no turn part-way through, no parting shot waiting for its dice
-  const between = rules.phase === "ready" && !rules.exchange && rules.targets_left.length === 0 && !shotUnderWay(rules);
+  // between two turns: no exchange rolled, no turn part-way through, no parting shot under way
+  const shot = rules.shot_under_way;
+  const between = rules.phase === "ready" && !rules.exchange && rules.targets_left.length === 0 && !shot;
   if (rules.group && gm && rules.phase === "ready" && rules.acted.length === 0 && between) {
     parts.push(html`<div key="order-by" class="order-by" role="group" aria-label="Order the round">
       ${[["daring", "daring"], ["bid", "bid"], ["ap", "AP total"]].map(
@@ -260,7 +250,7 @@ export function GroupActions({ view, me, act }) {
     if (between && rules.next_actor === c.id) {
       parts.push(html`<${ActionButton} key=${`pass-${c.id}`} label=${`${c.name}: pass this turn`} run=${() => act({ type: "extended.pass_turn", contestant: c.id })} testid=${`pass-turn-${c.id}`} />`);
     }
-    if (c.withdrawn && rules.phase !== "decided" && !rules.exchange && !shotUnderWay(rules)) {
+    if (c.withdrawn && rules.phase !== "decided" && !rules.exchange && !shot) {
       parts.push(html`<${ActionButton} key=${`rejoin-${c.id}`} label=${`${c.name}: rejoin the contest`} run=${() => act({ type: "extended.rejoin", contestant: c.id })} testid=${`rejoin-${c.id}`} />`);
     }
     if (rules.parting_shots[c.id] && rules.phase !== "decided") {
@@ -278,7 +268,7 @@ export function GroupActions({ view, me, act }) {
     }
     // a PC's hero points are shown to its player and the GM only
     const canFinal = rules.group && c.out && !c.withdrawn && !c.final_action_used && (c.hero_points ?? 0) > 0;
-    if (canFinal && c.ap > -31 && rules.phase !== "decided" && !rules.exchange && !shotUnderWay(rules) && c.hero_points !== null) {
+    if (canFinal && c.ap > -31 && rules.phase !== "decided" && !rules.exchange && !shot && c.hero_points !== null) {
       const pc = !gm || !c.controlled_by_you;
       if (pc) parts.push(html`<${FinalActionForm} key=${`final-${c.id}`} view=${view} me=${me} act=${act} c=${c} />`);
     }

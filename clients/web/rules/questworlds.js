@@ -118,8 +118,8 @@ export function FacesForm({ view, act, prefix }) {
   const rules = view.rules;
   const who = names(view);
   const actor = rules.next_actor;
-  // a group contest's actor engages its parting shot's target, else its first target still in
-  const shot = rules.parting_shots?.[actor];
+  // the actor engages the target of its parting shot under way (extended), else its first target still in
+  const shot = rules.shot_under_way?.shooter === actor ? rules.shot_under_way.target : undefined;
   const aimed = rules.targets_left?.length ? rules.targets_left : rules.intents?.[actor]?.targets ?? [];
   const standing = aimed.find((t) => rules.contestants.some((c) => c.id === t && !c.out && !c.withdrawn));
   const defender = shot ?? standing ?? rules.contestants.find((c) => c.id !== actor)?.id;
@@ -169,10 +169,11 @@ export function ContestantCards({ view, detail = () => "" }) {
     </div>`;
 }
 
-// The GM's swap of the round's order, before its first roll (or null).
+// The GM's swap of the round's order, before its first roll (or null): not while a parting shot is under way,
+// whose victor may be the first in the order after its turn.
 export function swapOrder({ view, gm, act, prefix }) {
   const rules = view.rules;
-  if (!gm || rules.next_actor !== rules.order[0] || rules.order.length < 2) return null;
+  if (!gm || rules.shot_under_way || rules.next_actor !== rules.order[0] || rules.order.length < 2) return null;
   return html`<${ActionButton} key="order" label="Swap the order" run=${() => act({ type: `${prefix}.set_order`, order: [...rules.order].reverse() })}
     title="Before the round's first roll only" />`;
 }

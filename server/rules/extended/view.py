@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from protocol.rulesets import extended as x
 from server.engine.ruleset import Viewer
+from server.rules.extended.roll import effective_bid
 from server.rules.extended.state import ExtendedState, Fighter
 from server.rules.questworlds.chart import chart_for
 from server.rules.questworlds.hero_points import awaiting_for, pending_for
@@ -49,7 +50,21 @@ def view(state: ExtendedState, viewer: Viewer) -> x.ExtendedView:
         daring={c: state.daring_of(c) for c in state.intents},
         changes_allowed=list(state.changes_allowed),
         parting_shots=dict(state.open_shots),
+        shot_under_way=_shot(state),
         players_type_faces=state.players_type_faces,
+    )
+
+
+def _shot(state: ExtendedState) -> x.ShotUnderWay | None:
+    """The parting shot taken and not yet applied: public, like the exchange it becomes."""
+    if state.shooter is None or state.shot_target is None:
+        return None
+    intent = state.shot_intent or x.Intent()
+    return x.ShotUnderWay(
+        shooter=state.shooter,
+        target=state.shot_target,
+        bid=effective_bid(state, state.shooter, intent),
+        action=intent.action,
     )
 
 

@@ -25,6 +25,9 @@ def layout(view: dict[str, Any]) -> list[RenderableType]:
         parts.append(Text(f"  {contestant} intends: {intent_text(intent)}"))
     for contestant, bid in rules.get("proposals", {}).items():
         parts.append(Text(f"  the GM proposes bid {bid} for {contestant} (accept {contestant})"))
+    shot = rules.get("shot_under_way")
+    if shot is not None:
+        parts.append(Text(f"  {shot['shooter']} takes a parting shot at {shot['target']}, bid {shot['bid']}"))
     exchange = rules.get("exchange")
     if exchange is not None:
         parts.append(
