@@ -141,8 +141,11 @@ def _evolve(state: ExtendedState, event: x.Event | Revealed) -> ExtendedState:
             fighters[event.opponent] = _moved(fighters[event.opponent], event.transferred)
             return _turn_over(replace(state, fighters=fighters, open_shots={}), event.contestant)
         case x.Rejoined():
+            # back in at once; while the round's intents are sealed it declares with the others (the window
+            # expects it), after the reveal it acts from the next round: it declared nothing for this one
             fighter = replace(state.fighters[event.contestant], withdrawn=False)
-            order = state.order if event.contestant in state.order else [*state.order, event.contestant]
+            joins = state.phase == "declaring" and event.contestant not in state.order
+            order = [*state.order, event.contestant] if joins else state.order
             return replace(state, fighters={**state.fighters, event.contestant: fighter}, order=order)
         case x.LoanResolved():
             fighters = dict(state.fighters)

@@ -10,6 +10,7 @@ import pytest
 from protocol.events import CloseDeclarations, Declare
 from protocol.rulesets import extended as x
 from server.engine.ruleset import Viewer
+from server.rules.extended.ruleset import window
 from server.rules.extended.view import view
 from tests.engine.table import ANN, BOB, GM, Table
 from tests.rules.extended.group import attack, declare, raid
@@ -572,6 +573,43 @@ def test_disengaging_withdraws_and_rejoining_keeps_the_ap() -> None:
     assert table.refused(ANN, x.Rejoin(contestant="aria")) == "rules/not_withdrawn"
 
 
+def aria_withdrawn_in_round_two() -> Table:
+    """Aria disengages from the orc in round 1; the round ends without her, and round 2 begins (declaring)."""
+    table = Table(raid())
+    everyone_attacks(table)
+    table.do(GM, x.Disengage(contestant="aria", opponent="orc", faces=[3, 15]))
+    for _ in range(4):  # the orc and the shaman had singled out Aria: they pass
+        actor = table.rules.actor
+        table.do(GM, x.PassTurn(contestant=actor) if actor in ("orc", "shaman") else x.Roll(faces=[19, 19]))
+        table.stand()
+    assert table.rules.round == 2 and table.rules.phase == "declaring"
+    return table
+
+
+def test_rejoining_while_the_round_is_declaring_joins_its_declarations() -> None:
+    table = aria_withdrawn_in_round_two()
+    declare(table, {"orc": attack("bran"), "wolf": attack("bran")})
+    table.do(ANN, x.Rejoin(contestant="aria"))
+    declare(table, {"bran": attack("wolf"), "shaman": attack("bran")})
+    # everyone else has declared, but the reveal waits for Aria: she is expected in this round's window
+    assert table.rules.phase == "declaring" and "aria" in window(table.rules).expected
+    table.do(ANN, Declare(participant="aria", payload=attack("orc", 5)))
+    assert table.rules.phase == "ready" and table.rules.intents["aria"].targets == ["orc"]
+    assert "aria" in table.rules.order
+
+
+def test_rejoining_after_the_reveal_acts_from_the_next_round() -> None:
+    table = aria_withdrawn_in_round_two()
+    declare(table, {"bran": attack("wolf"), "orc": attack("bran"), "wolf": attack("bran"), "shaman": attack("bran")})
+    table.do(ANN, x.Rejoin(contestant="aria"))
+    # back in with her AP, but she declared nothing this round: no turn without a target, the round goes on
+    assert table.rules.fighters["aria"].in_contest and "aria" not in table.rules.order
+    for _ in range(4):
+        table.do(GM, x.Roll(faces=[19, 19]))
+        table.stand()
+    assert table.rules.round == 3 and "aria" in window(table.rules).expected
+
+
 def test_a_failed_disengagement_transfers_ap_to_the_opponent() -> None:
     table = Table(raid())
     everyone_attacks(table)
@@ -690,8 +728,6 @@ def test_the_gm_closing_the_window_leaves_a_group_contestant_without_a_target() 
 def test_a_final_action_between_rounds_brings_the_pc_into_the_next_declarations() -> None:
     table = Table(raid(hero_points={"bran": 1}))
     table.do(GM, x.Adjust(contestant="bran", delta=-14, reason="an ambush"))  # -2, before anyone declared
-    from server.rules.extended.ruleset import window
-
     assert "bran" not in window(table.rules).expected
     table.do(GM, x.FinalAction(contestant="bran", faces=[3, 10]))  # 2 below 0: 3 is a Success, 10 a Failure
     assert table.ap("bran") == 3 and "bran" in window(table.rules).expected
