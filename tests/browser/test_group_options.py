@@ -1,6 +1,7 @@
 """A group round's options in browsers against a real `agon serve`, with physical dice and players typing the
 faces of their own simple contests: Ann's Aria and the GM's Bran against the GM's orc, goblin and rat. Aria
-delays and jumps back in, Bran knocks the goblin out and takes a parting shot, Aria disengages and rejoins, an
+delays and jumps back in, Bran knocks the goblin out and takes a parting shot before he engages the orc, Aria
+disengages and rejoins, an
 old friend outside the contest gifts her AP, the orc fails to disengage, and the rat falls attacking Aria, who
 lets it go. The player's page, the GM's console and a spectator's page show the order marks, who is out or
 withdrawn, and the AP.
@@ -75,11 +76,13 @@ def test_delay_parting_shot_disengage_rejoin_and_gift_in_browsers(agon_server: S
     watcher, _ = pages.open(f"{server.http_url}/#t={links.spectator}")
     everyone = (gm, ann, watcher)
 
-    # Aria at the orc (her first opponent) bids 4; Bran 5 at the goblin; the orc 3, the rat 2, the goblin 1 at Aria
+    # Aria at the orc (her first opponent) bids 4; Bran 5 at the goblin, then the orc; the orc 3, the rat 2, the
+    # goblin 1 at Aria
     seal(ann, "aria", "holds the ford", 4)
     bran = gm.get_by_test_id("intent-bran")
     bran.locator("input[name=target-orc]").uncheck()
     bran.locator("input[name=target-goblin]").check()
+    bran.locator("input[name=target-orc]").check()
     seal(gm, "bran", "spears the goblin", 5)
     seal(gm, "orc", "hacks at Aria", 3)
     seal(gm, "goblin", "stabs at Aria", 1)
@@ -104,18 +107,23 @@ def test_delay_parting_shot_disengage_rejoin_and_gift_in_browsers(agon_server: S
         expect(page.get_by_test_id("shot-open-bran")).to_have_text("Bran may take a parting shot at Goblin.")
     expect(ann.get_by_test_id("shot-bran")).to_have_count(0)  # the GM's victor: no control on Ann's page
 
-    # Bran's parting shot, bid 2: his 6 (Success) against the goblin's 11 (Failure, TN 6): it loses 1 × 2 more
+    # Bran's parting shot, bid 2, before he engages the orc: his 6 (Success) against the goblin's 11 (Failure,
+    # TN 6): it loses 1 × 2 more
     shot = gm.get_by_test_id("shot-bran")
     shot.get_by_label("Bid").fill("2")
     shot.get_by_role("button", name="Take the parting shot").click()
     for page in everyone:
         expect(page.get_by_test_id("shot-under-way")).to_have_text("Bran takes a parting shot at Goblin.")
-    expect(gm.get_by_label("Goblin's die")).to_be_visible()
+    # the shot's second die is the goblin's, though the orc is the next target of Bran's turn
+    expect(gm.get_by_test_id("face-defender")).to_have_accessible_name("Goblin's die")
     expect(gm.get_by_test_id("pass-turn-bran")).to_have_count(0)  # the shot is rolled, not passed
     faces(gm, 6, 11)
     for page in everyone:
         expect(page.get_by_test_id("ap-goblin")).to_have_text("-6")
         expect(page.get_by_test_id("shot-under-way")).to_have_count(0)
+    # then the orc: both roll 19, Failures (TN 12) with equal dice: a tie, no AP moves
+    expect(gm.get_by_test_id("face-defender")).to_have_accessible_name("Orc's die")
+    faces(gm, 19, 19)
 
     # Aria jumps back in: she acts next, before the orc
     ann.get_by_test_id("jump-aria").click()
