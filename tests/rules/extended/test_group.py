@@ -769,3 +769,22 @@ def test_a_free_for_all_ends_when_one_contestant_is_left() -> None:
         "orc": ("defeat", "Marginal"),
         "wolf": ("defeat", "Minor"),
     }
+
+
+def test_a_parting_shot_a_change_of_action_and_a_jump_in_while_out_are_refused() -> None:
+    table = Table(raid())
+    everyone_attacks(table, aria=12)
+    table.do(GM, x.Delay(contestant="orc"))  # the orc waits for a better moment
+    table.do(GM, x.Roll(faces=[5, 15]))  # Aria's Success against its Failure: 1 × 12, the orc at 0
+    table.stand()
+    assert table.ap("orc") == 0 and table.rules.open_shots == {"aria": "orc"}
+    # the knocked-out orc has no parting shot, no action left to change, and no turn to jump back into
+    assert table.refused(GM, x.PartingShot(contestant="orc", action="a last swing")) == "rules/not_the_victor"
+    assert table.refused(GM, x.ChangeIntent(contestant="orc", intent=attack("bran"))) == "rules/out_of_contest"
+    assert table.refused(GM, x.AllowChange(contestant="orc")) == "rules/out_of_turn"
+    assert table.refused(GM, x.JumpIn(contestant="orc")) == "rules/out_of_contest"
+    # the victor put out of the contest before its shot may not take it either
+    table.do(GM, x.Adjust(contestant="aria", delta=-20, reason="the mill's roof falls on her"))
+    assert table.ap("aria") == -5
+    assert table.refused(ANN, x.PartingShot(contestant="aria", action="a last cut")) == "rules/out_of_contest"
+    assert table.refused(ANN, x.ChangeIntent(contestant="aria", intent=attack("wolf"))) == "rules/out_of_contest"
