@@ -54,6 +54,17 @@ async def invitations(ws_url: str) -> Invitations:
         await client.close()
 
 
+def open_ambush(agon_server: ServerFactory, pages: Pages) -> tuple[Page, Page, Page]:
+    """A real server with the ambush, and the pages of the GM, Ann and a spectator."""
+    server = agon_server()
+    with ThreadPoolExecutor(1) as pool:  # a thread of its own: the pages' event loop is Playwright's
+        links = pool.submit(asyncio.run, invitations(server.ws_url)).result()
+    gm, _ = pages.open(f"{server.http_url}/#t={links.gm}")
+    ann, _ = pages.open(f"{server.http_url}/#t={links.seats['ann']}")
+    watcher, _ = pages.open(f"{server.http_url}/#t={links.spectator}")
+    return gm, ann, watcher
+
+
 def faces(page: Page, actor: int, defender: int) -> None:
     page.get_by_test_id("face-actor").fill(str(actor))
     page.get_by_test_id("face-defender").fill(str(defender))
@@ -68,13 +79,7 @@ def simple(form_page: Page, testid: str, mine: int, theirs: int, button: str) ->
 
 
 def test_delay_parting_shot_disengage_rejoin_and_gift_in_browsers(agon_server: ServerFactory, pages: Pages) -> None:
-    server = agon_server()
-    with ThreadPoolExecutor(1) as pool:  # a thread of its own: the pages' event loop is Playwright's
-        links = pool.submit(asyncio.run, invitations(server.ws_url)).result()
-    gm, _ = pages.open(f"{server.http_url}/#t={links.gm}")
-    ann, _ = pages.open(f"{server.http_url}/#t={links.seats['ann']}")
-    watcher, _ = pages.open(f"{server.http_url}/#t={links.spectator}")
-    everyone = (gm, ann, watcher)
+    gm, ann, watcher = everyone = open_ambush(agon_server, pages)
 
     # Aria at the orc (her first opponent) bids 4; Bran 5 at the goblin, then the orc; the orc 3, the rat 2, the
     # goblin 1 at Aria

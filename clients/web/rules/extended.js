@@ -4,6 +4,7 @@ import { ActionButton, ActionForm, Check, Field, Select, html } from "../ui.js";
 import { AdjustForm, ContestantCards, ContestantsSetup, HeroPointWindowSelect, answersWaiting, heroPointParts, rollPart, swapOrder, RATING, buildContestants, chartPoints, contestant, fieldOf, mine, names } from "./questworlds.js";
 import { registerRuleset } from "./registry.js";
 import { GroupActions, GroupBoard, GroupIntentFields, PartingShotForm, opponentsOf } from "./extended_group.js";
+import { ChangeActions, targetsOut } from "./extended_change.js";
 import { useState } from "../vendor/preact-htm.js";
 
 const LEVELS = ["Fumble", "Failure", "Success", "Critical"];
@@ -248,8 +249,14 @@ function Actions({ view, me, act }) {
           <${ActionButton} label="Accept the proposed bid" run=${() => act({ type: "extended.accept_bid", contestant: c.id })} /></div>`);
       }
     }
-    const roll = rollPart({ view, gm, own, act, prefix: "extended" });
-    if (roll) parts.push(roll);
+    if (targetsOut(view)) {
+      const name = who[rules.next_actor];
+      const way = gm ? "allow or make a change of action" : "the GM may allow a change of action";
+      parts.push(html`<p key="targets-out" class="waiting" data-testid="targets-out">${name} singles out no opponent still in: ${way}, or ${name} passes this turn.</p>`);
+    } else {
+      const roll = rollPart({ view, gm, own, act, prefix: "extended" });
+      if (roll) parts.push(roll);
+    }
   }
   if (rules.phase === "rolled" && rules.exchange) {
     parts.push(...heroPointParts({ view, gm, own, act, prefix: "extended", note: ": it would change this exchange" }));
@@ -259,7 +266,10 @@ function Actions({ view, me, act }) {
     if (victor) parts.push(html`<${PartingShotForm} key="ps" contestant=${victor} victim=${rules.contestants.find((c) => c.id === rules.outcome.loser)} act=${act} testid=${`shot-${victor.id}`} />`);
     if (gm) parts.push(html`<p key="conclude">When the story is told, conclude the contest (it reveals the dice seed).</p>`);
   }
-  if (gm || own.length > 0) parts.push(html`<${GroupActions} key="group" view=${view} me=${me} act=${act} />`);
+  if (gm || own.length > 0) {
+    parts.push(html`<${GroupActions} key="group" view=${view} me=${me} act=${act} />`);
+    parts.push(html`<${ChangeActions} key="change" view=${view} me=${me} act=${act} />`);
+  }
   if (gm) parts.push(html`<${AdjustForm} key="adjust" view=${view} act=${act} prefix="extended" />`);
   if (parts.length === 0) parts.push(html`<p>Nothing for you to do right now.</p>`);
   return html`<div class="actions">${parts}</div>`;

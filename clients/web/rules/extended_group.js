@@ -83,6 +83,9 @@ export function GroupBoard({ view }) {
         ([id, intent]) => html`<li key=${id}>${`${who[id]} (${rules.daring[id] ?? intent.daring}) → ${(intent.targets ?? []).map((t) => who[t]).join(", ") || "no opponent named"}`}</li>`,
       )}
     </ul>`}
+    ${(rules.changes_allowed ?? []).map(
+      (id) => html`<p key=${`change-${id}`} class="waiting" data-testid=${`change-allowed-${id}`}>The GM lets ${who[id]} change its action before acting.</p>`,
+    )}
     ${rules.targets_left.length > 0 && html`<p>Still to engage this turn: ${rules.targets_left.map((t) => who[t]).join(", ")}</p>`}
     ${Object.entries(rules.parting_shots).map(
       ([victor, victim]) => html`<p key=${victor} class="waiting" data-testid=${`shot-open-${victor}`}>${who[victor]} may take a parting shot at ${who[victim]}.</p>`,
@@ -220,6 +223,11 @@ function GrantForm({ view, act }) {
   </details>`;
 }
 
+// Between two turns: no exchange rolled, no turn part-way through, no parting shot under way.
+export function betweenTurns(rules) {
+  return rules.phase === "ready" && !rules.exchange && rules.targets_left.length === 0 && !rules.shot_under_way;
+}
+
 // What a group contest adds to this viewer's actions now.
 export function GroupActions({ view, me, act }) {
   const rules = view.rules;
@@ -229,9 +237,8 @@ export function GroupActions({ view, me, act }) {
   const typist = view.dice === "server" || rules.players_type_faces;
   const rolling = gm && view.dice === "physical" ? rules.contestants : typist ? own : [];
   const parts = [];
-  // between two turns: no exchange rolled, no turn part-way through, no parting shot under way
   const shot = rules.shot_under_way;
-  const between = rules.phase === "ready" && !rules.exchange && rules.targets_left.length === 0 && !shot;
+  const between = betweenTurns(rules);
   if (rules.group && gm && rules.phase === "ready" && rules.acted.length === 0 && between) {
     parts.push(html`<div key="order-by" class="order-by" role="group" aria-label="Order the round">
       ${[["daring", "daring"], ["bid", "bid"], ["ap", "AP total"]].map(
