@@ -30,6 +30,7 @@ OUT_OF_CONTEST = "rules/out_of_contest"  # a defeated or withdrawn contestant ca
 NOT_A_GROUP = "rules/not_a_group"  # a group contest's option asked of a duel
 NOT_DELAYED = "rules/not_delayed"
 CHANGE_NOT_ALLOWED = "rules/change_not_allowed"
+CHANGE_ALREADY_ALLOWED = "rules/change_already_allowed"  # the GM allowed this contestant's change already
 NO_GROUP_TIE = "rules/no_group_tie"
 NOT_A_PC = "rules/not_a_pc"  # hero points and final actions belong to player characters
 STILL_IN = "rules/still_in"  # a final action is for a defeated contestant

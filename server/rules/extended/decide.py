@@ -58,6 +58,11 @@ def decide(state: ExtendedState, command: x.Command, ctx: Context) -> Sequence[x
             _known(state, command.contestant)
             if not state.waiting(command.contestant):
                 raise Refused(codes.OUT_OF_TURN, f"contestant: {command.contestant!r} has no action left to change")
+            if command.contestant in state.changes_allowed:
+                raise Refused(
+                    codes.CHANGE_ALREADY_ALLOWED,
+                    f"contestant: {command.contestant!r} may already change its action",
+                )
             return [x.ChangeAllowed(contestant=command.contestant)]
         case x.ChangeIntent():
             _in_and_controlled(state, command.contestant, ctx, gm_for_anyone=True)

@@ -232,6 +232,7 @@ def test_a_target_already_out_needs_the_gms_leave_to_change_the_action() -> None
     assert table.refused(BOB, retarget) == "rules/change_not_allowed"
     assert table.refused(ANN, x.AllowChange(contestant="bran")) == "auth/forbidden"
     table.do(GM, x.AllowChange(contestant="bran"))
+    assert table.refused(GM, x.AllowChange(contestant="bran")) == "rules/change_already_allowed"
     table.do(BOB, retarget)
     table.do(GM, x.Roll(faces=[5, 15]))  # Bran succeeds against the orc
     table.stand()
