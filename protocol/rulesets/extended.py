@@ -360,9 +360,10 @@ class ContestantOutcome(msgspec.Struct, frozen=True):
 
 
 class SideOutcome(msgspec.Struct, frozen=True):
-    """A side's overall outcome: the second-best of its contestants' outcomes when it won, the second-worst
-    when it lost (its only one when it has one); a Marginal victory (defeat) when that one is a defeat
-    (victory)."""
+    """A side's overall outcome: when it won against one opponent, the victory over that opponent (by its
+    final AP); otherwise the second-best of its contestants' outcomes when it won, the second-worst when it
+    lost (its only one when it has one: a losing side of one contestant has that one's); a Marginal victory
+    (defeat) when the one picked is a defeat (victory)."""
 
     side: str
     result: Literal["victory", "defeat", "none"]

@@ -2,8 +2,10 @@
 
 Each contestant's own outcome comes from table 5.3.3.1: a defeated contestant's from its own final AP, a
 victor's from the final AP of the last opponent it engaged. A side's overall outcome is the second-best of
-its contestants' outcomes when it won, the second-worst when it lost, or the only one when it has one; never
-across the line (a winning side's is a victory, a losing side's a defeat).
+its contestants' outcomes when it won, the second-worst when it lost, or the only one when it has one; a
+side that won against one opponent has the outcome against that opponent (by its final AP), and a side that
+lost with one contestant has that contestant's. Never across the line: a winning side's is a victory, a
+losing side's a defeat.
 """
 
 from __future__ import annotations
@@ -40,11 +42,21 @@ def individual(state: ExtendedState, fighter: Fighter) -> x.ContestantOutcome:
     )
 
 
-def side_outcome(side: str, won: bool, outcomes: list[x.ContestantOutcome]) -> x.SideOutcome:
-    """The second-best (``won``) or second-worst of the side's outcomes, on the side of the line the side is:
-    a side that gains the prize has a victory, a side that lost a defeat. When the picked outcome is across
-    the line (a winner's fallen comrade, a loser's victor), the side has the mildest of its own: a Marginal
-    victory or a Marginal defeat, nobody's in particular."""
+def side_outcome(
+    side: str, won: bool, outcomes: list[x.ContestantOutcome], against: list[x.ContestantOutcome]
+) -> x.SideOutcome:
+    """The side's overall outcome from its contestants' ``outcomes`` and its opponents' (``against``).
+
+    A side that won against a single defeated opponent has the outcome against it: a victory by that
+    opponent's final AP, credited to the contestant whose victory it is (every victory of the side is over
+    that opponent). Otherwise the second-best (``won``) or second-worst of the side's outcomes, or the only
+    one (a losing side of one contestant has its own), on the side of the line the side is: a side that
+    gains the prize has a victory, a side that lost a defeat. When the picked outcome is across the line (a
+    winner's fallen comrade, a loser's victor), the side has the mildest of its own: a Marginal victory or a
+    Marginal defeat, nobody's in particular."""
+    if won and len(against) == 1 and against[0].result == "defeat":
+        victor = next((o.contestant for o in outcomes if o.result == "victory"), None)
+        return x.SideOutcome(side=side, result="victory", level=against[0].level, from_contestant=victor)
     ranked = sorted((o for o in outcomes if o.result in ("victory", "defeat")), key=rank, reverse=won)
     if not ranked:
         return x.SideOutcome(side=side, result="none", level=None, from_contestant=None)
@@ -65,7 +77,12 @@ def decided(state: ExtendedState) -> x.ContestDecided:
     winning_side = next(iter(standing)) if len(standing) == 1 else None
     outcomes = [individual(state, f) for f in state.fighters.values()]
     sides = list(dict.fromkeys(f.side for f in state.fighters.values()))
-    by_side = [side_outcome(side, side == winning_side, [o for o in outcomes if o.side == side]) for side in sides]
+    by_side = [
+        side_outcome(
+            side, side == winning_side, [o for o in outcomes if o.side == side], [o for o in outcomes if o.side != side]
+        )
+        for side in sides
+    ]
     winner, loser, loser_ap, level, consequence, benefit = _headline(state, winning_side)
     return x.ContestDecided(
         winner=winner,

@@ -374,27 +374,79 @@ def test_the_losing_side_takes_the_second_worst_outcome() -> None:
 
     # seed 000's second example: a major defeat, two minor defeats and a marginal defeat: a minor defeat
     crew = [defeat("jackson", "Major"), defeat("a", "Minor"), defeat("b", "Minor"), defeat("c", "Marginal")]
-    assert side_outcome("navy", False, crew) == x.SideOutcome("navy", "defeat", "Minor", "a")
-    assert side_outcome("navy", False, crew[:1]) == x.SideOutcome("navy", "defeat", "Major", "jackson")
-    assert side_outcome("navy", True, []) == x.SideOutcome("navy", "none", None, None)
+    french = [x.ContestantOutcome(f, "french", "victory", "Minor", None, "Pumped", -15) for f in ("f1", "f2")]
+    assert side_outcome("navy", False, crew, french) == x.SideOutcome("navy", "defeat", "Minor", "a")
+    assert side_outcome("navy", False, crew[:1], french) == x.SideOutcome("navy", "defeat", "Major", "jackson")
+    assert side_outcome("navy", True, [], french) == x.SideOutcome("navy", "none", None, None)
 
 
 def test_a_side_that_wins_has_a_victory_and_a_side_that_loses_a_defeat() -> None:
     from server.rules.extended.decision import side_outcome
 
-    def outcome(who: str, result: str, level: str) -> x.ContestantOutcome:
-        return x.ContestantOutcome(who, "heroes", result, level, None, None, 0)
+    def outcome(who: str, result: str, level: str, side: str = "heroes") -> x.ContestantOutcome:
+        return x.ContestantOutcome(who, side, result, level, None, None, 0)
 
-    # Aria's Major victory won the mill, Bran fell with a Marginal defeat: the second-best is his defeat, but
-    # the heroes gained the prize, so theirs is the mildest victory
+    raiders = [outcome(r, "defeat", "Major", "raiders") for r in ("orc", "wolf")]
+    # against two raiders, Aria's Major victory won the mill and Bran fell with a Marginal defeat: the
+    # second-best is his defeat, but the heroes gained the prize, so theirs is the mildest victory
     won = [outcome("aria", "victory", "Major"), outcome("bran", "defeat", "Marginal")]
-    assert side_outcome("heroes", True, won) == x.SideOutcome("heroes", "victory", "Marginal", None)
+    assert side_outcome("heroes", True, won, raiders) == x.SideOutcome("heroes", "victory", "Marginal", None)
     # the other way round: a side that lost with one Complete victory and one Minor defeat has lost
     lost = [outcome("aria", "victory", "Complete"), outcome("bran", "defeat", "Minor")]
-    assert side_outcome("heroes", False, lost) == x.SideOutcome("heroes", "defeat", "Marginal", None)
+    assert side_outcome("heroes", False, lost, raiders) == x.SideOutcome("heroes", "defeat", "Marginal", None)
     # the picked outcome on the right side of the line stays the contestant's own
     both = [*won, outcome("cai", "victory", "Minor")]
-    assert side_outcome("heroes", True, both) == x.SideOutcome("heroes", "victory", "Minor", "cai")
+    assert side_outcome("heroes", True, both, raiders) == x.SideOutcome("heroes", "victory", "Minor", "cai")
+
+
+def skirmish(ratings: dict[str, str], sides: dict[str, str]) -> Table:
+    """The contestants named (Ann's Aria and Bob's Bran as PCs, the others the GM's), physical dice."""
+    from protocol.common import Seat
+
+    request = raid()
+    request.setup.contestants[:] = [
+        x.Contestant(id=c, name=c.capitalize(), ability="Fight", rating=rating, side=sides[c])
+        for c, rating in ratings.items()
+    ]
+    request.seats[:] = [Seat("gm", "gm")] + [
+        Seat(seat, "player", [c]) for c, seat in (("aria", "ann"), ("bran", "bob")) if c in ratings
+    ]
+    return Table(request)
+
+
+def test_a_side_that_wins_against_one_opponent_has_the_outcome_against_it() -> None:
+    table = skirmish({"aria": "15", "bran": "6", "troll": "14"}, {"aria": "heroes", "bran": "heroes", "troll": "troll"})
+    table.do(GM, x.SetOrder(order=["troll", "aria", "bran"]))
+    declare(table, {"aria": attack("troll", 13), "bran": attack("troll"), "troll": attack("bran", 7)})
+    table.do(GM, x.Roll(faces=[5, 15]))  # the troll's Success against Bran's Failure: Bran loses 7, to -1
+    table.stand()
+    table.do(GM, x.Roll(faces=[1, 20]))  # Aria's Critical against a Fumble: the troll transfers 3 × 13, to -25
+    table.stand()
+    outcome = table.rules.outcome
+    assert table.rules.phase == "decided" and outcome.winning_side == "heroes"
+    own = {o.contestant: (o.result, o.level) for o in outcome.outcomes}
+    assert own == {"aria": ("victory", "Major"), "bran": ("defeat", "Marginal"), "troll": ("defeat", "Major")}
+    # one opponent: the heroes' outcome is the outcome against the troll, Aria's Major victory (not the
+    # second-best of a Major victory and Bran's Marginal defeat); the troll alone has its own Major defeat
+    sides = {s.side: (s.result, s.level, s.from_contestant) for s in outcome.sides}
+    assert sides == {"heroes": ("victory", "Major", "aria"), "troll": ("defeat", "Major", "troll")}
+
+
+def test_a_side_that_loses_with_one_pc_has_that_pcs_outcome() -> None:
+    table = skirmish({"aria": "15", "orc": "12", "wolf": "10"}, {"aria": "heroes", "orc": "raiders", "wolf": "raiders"})
+    declare(table, {"aria": attack("wolf", 6), "orc": attack("aria", 12), "wolf": attack("aria")})
+    table.do(GM, x.Roll(faces=[5, 20]))  # Aria's Success against the wolf's Fumble: the wolf loses 2 × 6, to -2
+    table.stand()
+    table.do(GM, x.Roll(faces=[1, 20]))  # the orc's Critical against Aria's Fumble: 3 × 12 transferred, to -21
+    table.stand()
+    outcome = table.rules.outcome
+    assert table.rules.phase == "decided" and outcome.winning_side == "raiders"
+    own = {o.contestant: (o.result, o.level) for o in outcome.outcomes}
+    assert own == {"aria": ("defeat", "Major"), "orc": ("victory", "Major"), "wolf": ("defeat", "Marginal")}
+    # the heroes lost with one PC: her Major defeat (though she beat the wolf); the raiders won against her
+    # alone: the outcome against her, the orc's Major victory, not the wolf's fall
+    sides = {s.side: (s.result, s.level, s.from_contestant) for s in outcome.sides}
+    assert sides == {"heroes": ("defeat", "Major", "aria"), "raiders": ("victory", "Major", "orc")}
 
 
 def test_individual_outcome_comes_from_the_last_opponent_engaged() -> None:
