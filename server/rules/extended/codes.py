@@ -41,6 +41,7 @@ SELF_LOAN = "rules/self_loan"
 NOT_YOUR_SIDE = "rules/not_your_side"
 FOLLOWER_AP = "rules/follower_ap"  # a follower whose AP is already in the total cannot lend or give it
 IN_THE_CONTEST = "rules/in_the_contest"  # gifting is for characters not in the contest
+SWITCH_IN_ROUND_1 = "rules/switch_in_round_1"  # round 1 is fought with the first ability (seed 000 §5.3.1)
 
 DEFAULT_BID = 3
 
@@ -58,6 +59,16 @@ def check_switch(ability: str | None, rating: str | None) -> None:
         raise Refused(BAD_INTENT, "ability, rating: a switch of ability gives both the ability and its rating")
     if rating is not None:
         parse_rating(rating, "rating")
+
+
+def check_exchange_switch(ability: str | None, rating: str | None, round: int) -> None:
+    """An exchange switches ability only from round 2: the first ability, on which the AP were calculated,
+    must be used in round 1 (a simple contest inside the contest may name another ability at any time)."""
+    check_switch(ability, rating)
+    if ability is not None and round <= 1:
+        raise Refused(
+            SWITCH_IN_ROUND_1, "ability, rating: round 1 is fought with the first ability; switch from round 2"
+        )
 
 
 def level(name: str) -> Level:

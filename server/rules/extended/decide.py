@@ -132,13 +132,14 @@ def decide(state: ExtendedState, command: x.Command, ctx: Context) -> Sequence[x
 
 
 def check_declaration(state: ExtendedState, participant: str, payload: x.Intent, ctx: Context) -> None:
-    """A sealed intent is checked when declared: a bid within the limits, ratings that parse, and targets
-    that are opponents still in the contest (at least one in a group contest, for an exchange)."""
+    """A sealed intent is checked when declared: a bid within the limits, ratings that parse, a switch of
+    ability only from round 2, and targets that are opponents still in the contest (at least one in a group
+    contest, for an exchange)."""
     if not isinstance(payload, x.Intent):
         raise Refused(codes.BAD_INTENT, "payload: declare an extended.intent")
     if payload.bid is not None:
         check_bid(state, participant, payload.bid)
-    codes.check_switch(payload.ability, payload.rating)
+    codes.check_exchange_switch(payload.ability, payload.rating, state.round)
     if payload.kind == "unrelated" and payload.resistance is not None:
         codes.parse_rating(payload.resistance, "resistance")
     elif payload.resistance is not None:
@@ -288,6 +289,6 @@ def _parting_shot(state: ExtendedState, command: x.PartingShot, ctx: Context) ->
     _controls(ctx, command.contestant)
     bid = command.bid if command.bid is not None else codes.DEFAULT_BID
     check_bid(state, command.contestant, bid)
-    codes.check_switch(command.ability, command.rating)
+    codes.check_exchange_switch(command.ability, command.rating, state.round)
     intent = x.Intent(action=command.action, bid=bid, ability=command.ability, rating=command.rating, targets=[victim])
     return [x.PartingShotTaken(contestant=command.contestant, intent=intent, target=victim)]

@@ -245,12 +245,32 @@ def test_a_failed_parting_shot_can_bring_the_opponent_back() -> None:
 
 def test_switching_ability_keeps_ap() -> None:
     table = Table(duel(hero_points=0))
+    table.declare(x.Intent(bid=1), x.Intent(bid=1))
+    for _ in range(2):  # round 1 with the first abilities: two ties, no AP moves
+        table.do(GM, x.Roll(faces=[19, 19]))
+        table.stand()
+    assert table.rules.round == 2
     table.declare(x.Intent(bid=1, ability="Dodge", rating="5"), x.Intent(bid=1))
     assert table.ap("aria") == 15
     table.do(GM, x.Roll(faces=[8, 20]))  # 8 at TN 5 is a Failure now; the orc fumbles
     table.stand()
     assert rolled(table).actor_level == "Failure"
     assert table.rules.fighters["aria"].ability == "Dodge" and table.ap("aria") == 15
+
+
+def test_round_1_is_fought_with_the_first_ability() -> None:
+    table = Table(duel(hero_points=0))
+    switch = x.Intent(bid=12, ability="Dodge", rating="5")
+    assert table.refused(ANN, Declare(participant="aria", payload=switch)) == "rules/switch_in_round_1"
+    table.declare(x.Intent(bid=12), x.Intent(bid=1))
+    assert table.refused(GM, x.ChangeIntent(contestant="aria", intent=switch)) == "rules/switch_in_round_1"
+    table.do(GM, x.Roll(faces=[10, 15]))  # 10 is a Success with her Sword 15 (with Dodge 5 it would fail)
+    table.stand()
+    assert rolled(table).actor_level == "Success" and table.rules.fighters["aria"].ability == "Sword"
+    assert table.ap("orc") == 0  # the orc loses 12: Aria may take a parting shot, still in round 1
+    shot = x.PartingShot(contestant="aria", bid=4, ability="Dodge", rating="5")
+    assert table.refused(ANN, shot) == "rules/switch_in_round_1"
+    table.do(ANN, x.PartingShot(contestant="aria", bid=4))
 
 
 def test_asymmetrical_exchange_wins_nothing_but_can_lose() -> None:

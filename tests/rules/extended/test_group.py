@@ -75,6 +75,15 @@ def test_a_group_action_names_opponents_still_in() -> None:
     assert table.refused(GM, Declare(participant="wolf", payload=attack("aria", 11))) == "rules/bid_too_high"
 
 
+def test_a_group_contestant_uses_its_first_ability_in_round_1() -> None:
+    table = Table(raid())
+    switch = attack("orc", ability="Bow", rating="18")
+    assert table.refused(ANN, Declare(participant="aria", payload=switch)) == "rules/switch_in_round_1"
+    everyone_attacks(table)
+    assert table.refused(GM, x.ChangeIntent(contestant="aria", intent=switch)) == "rules/switch_in_round_1"
+    assert table.rules.fighters["aria"].ability == "Fight" and table.rules.intents["aria"] == attack("orc")
+
+
 # --- the round's order ----------------------------------------------------------------------------------
 
 
