@@ -173,7 +173,8 @@ class ContestDecided(_Msg, frozen=True, tag="herowars.contest_decided"):
 
 
 class ContestResumed(_Msg, frozen=True, tag="herowars.contest_resumed"):
-    """A GM adjustment brought every contestant back above 0 AP: a new round begins."""
+    """A GM adjustment brought every contestant back above 0 AP: the contest goes on where it stopped (the
+    same round and turn; a new round if the round's exchanges were all done)."""
 
 
 Event = (

@@ -77,13 +77,15 @@ def settle_tie(state: HerowarsState, command: h.SettleTie) -> list[h.Event]:
 
 
 def after_ap_change(state: HerowarsState) -> list[h.Event]:
-    """After AP moved: the contest ends when a contestant is at 0 AP or less, or resumes when a GM
-    adjustment brought everyone back above 0; a round whose exchanges are all done starts the next."""
+    """After AP moved: the contest ends when a contestant is at 0 AP or less, or resumes where it stopped
+    (the same round, the same turn, the GM's order) when a GM adjustment brought everyone back above 0; a
+    round whose exchanges are all done starts the next."""
     fallen = [f for f in state.fighters.values() if f.ap <= 0]
     if state.phase == "decided":
         if fallen:
             return []
-        return [h.ContestResumed(), h.RoundStarted(round=state.round + 1, order=list(state.fighters))]
+        resumed = h.ContestResumed()
+        return [resumed, *_round_end(evolve(state, resumed))]
     if fallen:
         defeated = []
         for f in fallen:
@@ -93,6 +95,11 @@ def after_ap_change(state: HerowarsState) -> list[h.Event]:
         winner = standing[0] if standing else None
         benefit = outcome_for(fallen[0].ap).benefit.value if winner is not None else None
         return [h.ContestDecided(winner=winner, defeated=defeated, benefit=benefit)]
+    return _round_end(state)
+
+
+def _round_end(state: HerowarsState) -> list[h.Event]:
+    """The next round, in the same order, once the round's exchanges are all done."""
     if state.phase == "ready" and state.turn >= len(state.order):
         return [h.RoundStarted(round=state.round + 1, order=list(state.order))]
     return []

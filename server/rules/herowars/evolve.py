@@ -72,9 +72,13 @@ def _evolve(state: HerowarsState, event: h.Event | Revealed) -> HerowarsState:
             fighter = _moved(state.fighters[event.contestant], event.delta)
             return replace(state, fighters={**state.fighters, event.contestant: fighter})
         case h.ContestDecided():
-            return replace(state, phase="decided", outcome=event, exchange=None)
+            # a rolled (or tied) exchange the decision cut short is void: resumed, its actor rolls again
+            resume = state.resume_phase if state.phase == "decided" else state.phase
+            if resume in ("rolled", "tied"):
+                resume = "ready"
+            return replace(state, phase="decided", outcome=event, exchange=None, resume_phase=resume)
         case h.ContestResumed():
-            return replace(state, outcome=None)
+            return replace(state, outcome=None, phase=state.resume_phase or "ready", resume_phase=None)
         case _:
             assert_never(event)
 

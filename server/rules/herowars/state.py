@@ -58,6 +58,7 @@ class HerowarsState(msgspec.Struct, frozen=True, gc=False):
     last: ExchangeApplied | None = None
     outcome: ContestDecided | None = None
     chart: Chart = Chart()  # the AP chart's newest points (questworlds.chart)
+    resume_phase: Phase | None = None  # the phase a decision interrupted, for a GM adjustment that undoes it
 
     def opponent(self, contestant: str) -> str:
         return next(f for f in self.fighters if f != contestant)
