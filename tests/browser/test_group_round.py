@@ -68,8 +68,10 @@ def test_a_group_round_in_browsers(agon_server: ServerFactory, pages: Pages) -> 
         expect(page.get_by_test_id("side-heroes")).to_contain_text("Aria")
         expect(page.get_by_test_id("side-raiders")).to_contain_text("Orc")
 
-    # Ann: a reckless charge at the orc (the only opponent, ticked for her)
+    # Ann: a reckless charge at the orc (the only opponent, ticked for her); round 1 is fought with the ability
+    # her starting AP came from, so the form offers no other before round 2
     form = ann.get_by_test_id("intent-aria")
+    expect(form.get_by_label("Use another ability for this exchange")).to_have_count(0)
     form.get_by_label("Daring").select_option("reckless")
     expect(form.locator("input[name=target-orc]")).to_be_checked()
     seal(ann, "aria", "charges the orc", 5)
@@ -108,6 +110,7 @@ def test_a_group_round_in_browsers(agon_server: ServerFactory, pages: Pages) -> 
     expect(ann.get_by_test_id("ap-aria")).to_have_text("18")
     expect(ann.get_by_test_id("phase")).to_contain_text("Round 2")
     expect(ann.get_by_test_id("intent-aria")).to_be_visible()
+    expect(ann.get_by_test_id("intent-aria").get_by_label("Use another ability for this exchange")).to_be_visible()
 
     # Round 2, ordered by bid: the orc's 7 first; its Critical against Aria's Fumble takes her from 18 to -3
     seal(ann, "aria", "presses on", 1)

@@ -173,10 +173,11 @@ function IntentForm({ view, contestant, role, act, declared, pcOfGm }) {
   const [daring, setDaring] = useState(previous?.daring ?? "bold");
   const [targets, setTargets] = useState(previous?.targets ?? (view.rules.group ? opponentsOf(view, contestant.id).slice(0, 1).map((c) => c.id) : []));
   const limit = pcOfGm ? contestant.ap : Math.max(contestant.ap ?? 0, contestant.starting_ap ?? 0);
+  const mayswitch = view.rules.round > 1; // round 1 is fought with the ability the starting AP came from
   const send = () => {
     const payload = { type: "extended.intent", action: action.trim(), kind };
     if (String(bid).trim() !== "") payload.bid = Number(bid);
-    if (switching) Object.assign(payload, { ability: ability.trim(), rating: rating.trim().toUpperCase() });
+    if (switching && mayswitch) Object.assign(payload, { ability: ability.trim(), rating: rating.trim().toUpperCase() });
     if (kind === "unrelated" && resistance.trim()) payload.resistance = resistance.trim().toUpperCase();
     if (view.rules.group) Object.assign(payload, { daring, targets });
     return act({ type: "seal.declare", participant: contestant.id, payload });
@@ -189,8 +190,8 @@ function IntentForm({ view, contestant, role, act, declared, pcOfGm }) {
     <${Select} label="Kind" name="kind" value=${kind} onChange=${setKind} options=${KINDS} />
     ${view.rules.group && html`<${GroupIntentFields} view=${view} contestant=${contestant} daring=${daring} setDaring=${setDaring} targets=${targets} setTargets=${setTargets} />`}
     ${kind === "unrelated" && html`<${Field} label="Resistance (optional)" name="resistance" value=${resistance} onInput=${setResistance} hint="Resolve the action as a simple contest against this rating." />`}
-    <${Check} label="Use another ability for this exchange" checked=${switching} onChange=${setSwitching} hint="Your AP does not change." />
-    ${switching && html`<div class="grid">
+    ${mayswitch && html`<${Check} label="Use another ability for this exchange" checked=${switching} onChange=${setSwitching} hint="Your AP does not change." />`}
+    ${mayswitch && switching && html`<div class="grid">
       <${Field} label="Ability" name="switch-ability" value=${ability} onInput=${setAbility} />
       <${Field} label="Its rating (modifiers included)" name="switch-rating" value=${rating} onInput=${setRating} hint="e.g. 17 or 5W" />
     </div>`}
