@@ -250,7 +250,9 @@ class Returned(_Msg, frozen=True, tag="scored.returned"):
 
 
 class Outcome(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
-    """One main contestant's result: by the difference between its tally and its opponent's (§5.2.2.1)."""
+    """One main contestant's result: by the difference between its tally and its opponent's (§5.2.2.1).
+    One taken out by its tally has lost (``victory`` false) even when its side wins; it is measured against
+    the opponent it lost to, with that opponent's RP when it went out."""
 
     contestant: str
     opponent: str

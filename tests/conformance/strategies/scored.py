@@ -155,7 +155,7 @@ def hidden(state: ScoredState, viewer: Viewer) -> Iterable[str]:
 def check_event(before: ScoredState, event: object, after: ScoredState) -> None:
     """Tallies are never negative; nobody out of the sequence is in the round under way; a parting shot
     strikes a target taken out since the last round started, never from the beaten side, and what it may
-    still win back only shrinks."""
+    still win back only shrinks; a main contestant out of the sequence is never named a victor."""
     assert all(points >= 0 for points in after.tallies.values()), after.tallies
     for contestant in (after.initiative, after.responder):
         if contestant is not None and after.phase in ("declaring", "ready"):
@@ -164,5 +164,7 @@ def check_event(before: ScoredState, event: object, after: ScoredState) -> None:
         shooter, target = event.first.contestant, event.second.contestant
         assert target in before.taken_out, event
         assert before.outcome is None or before.members[shooter or ""].side != before.outcome.loser, event
+    if isinstance(event, s.SequenceDecided):
+        assert all(not o.victory for o in event.outcomes if after.members[o.contestant].out is not None), event
     for target, left in after.taken_out.items():
         assert 0 <= left <= before.taken_out.get(target, left), (target, event)
