@@ -26,6 +26,7 @@ def evolve(state: ScoredState, event: s.Event | Revealed) -> ScoredState:
                 responder=event.responder,
                 tactics={},
                 last_opponent={**state.last_opponent, **opponents},
+                met={**state.met, **{c: _add(state.met.get(c, []), o) for c, o in opponents.items()}},
                 taken_out={},  # the chance of a parting shot closes when the next round starts
                 shots=[],
             )
@@ -93,6 +94,10 @@ def evolve(state: ScoredState, event: s.Event | Revealed) -> ScoredState:
             return replace(state, phase="between" if state.pending is None else state.phase, outcome=None)
         case _:
             assert_never(event)
+
+
+def _add(names: list[str], name: str) -> list[str]:
+    return names if name in names else [*names, name]
 
 
 def _won_back(state: ScoredState, event: s.ContestResolved) -> dict[str, int]:

@@ -89,6 +89,7 @@ class ScoredState(msgspec.Struct, frozen=True, gc=False):
     pending: Pending | None = None
     assists: dict[str, int] = {}  # assists made so far, by the beneficiary's tally
     last_opponent: dict[str, str] = {}  # the opponent each contestant last met in a round
+    met: dict[str, list[str]] = {}  # everyone each contestant has met in a round
     fallen: dict[str, Fall] = {}  # main contestants out by their tally, with the score when they went out
     # who went out by RP since the last round started (a parting shot's target), with what a comeback may
     # still win back of the RP lodged by the contest that took it out
@@ -109,6 +110,11 @@ class ScoredState(msgspec.Struct, frozen=True, gc=False):
             return last
         side = self.members[contestant].side
         return next(m.id for m in self.members.values() if m.main and m.present and m.side != side)
+
+    def engaged_with(self, contestant: str) -> list[str]:
+        """The opponents it has met in a round that are still in the sequence: while there are any it is
+        engaged, not "otherwise unengaged" (§5.2.1.3)."""
+        return [other for other in self.met.get(contestant, []) if self.members[other].active]
 
     def sides(self) -> list[str]:
         seen: list[str] = []
