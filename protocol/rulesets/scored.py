@@ -107,7 +107,8 @@ class ShiftPoints(_Msg, frozen=True, tag="scored.shift_points"):
 
 
 class EngageFollower(_Msg, frozen=True, tag="scored.engage_follower"):
-    """An unengaged opponent engages an opposing follower to remove it; on any failure of the follower it is
+    """An otherwise unengaged opponent (one that has met in a round no opponent still in the sequence:
+    ``rules/otherwise_engaged``) engages an opposing follower to remove it; on any failure of the follower it is
     out. The follower rolls its own rating. The opponent's side is named by whoever controls it (§5.2.1.3):
     the GM sets the resistance the follower faces (an NPC or the GM's follower), or the player of another
     PC's follower names the relevant ability of its follower: ``ability`` and ``rating`` together (default:
@@ -250,7 +251,9 @@ class Returned(_Msg, frozen=True, tag="scored.returned"):
 
 
 class Outcome(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
-    """One main contestant's result: by the difference between its tally and its opponent's (§5.2.2.1)."""
+    """One main contestant's result: by the difference between its tally and its opponent's (§5.2.2.1).
+    One taken out by its tally has lost (``victory`` false) even when its side wins; it is measured against
+    the opponent it lost to, with that opponent's RP when it went out."""
 
     contestant: str
     opponent: str
@@ -304,6 +307,8 @@ class ContestantView(msgspec.Struct, frozen=True):
     present: bool
     out: OutReason | None
     controlled_by_you: bool  # a player's own contestants; for the GM, those no player controls
+    # the opponents it has met in a round that are still in: while any are, it engages no follower (§5.2.1.3)
+    engaged_with: list[str] = []
 
 
 class PendingView(msgspec.Struct, frozen=True):

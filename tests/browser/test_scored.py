@@ -2,8 +2,9 @@
 two rounds are played — a sealed risky gambit that stays secret until the GM's tactic is in, the score as the
 seed says it ("leading 4–0"), the RP chart over the rounds, and a defensive response in round 2. Then the
 player assists her PC with its follower, typing her own faces, and shifts RP onto that follower as a
-secondary contestant; everyone sees the tallies move. Then the GM's NPC engages that follower and removes it,
-and the GM brings in the player's second PC, arriving late to share her tally."""
+secondary contestant; everyone sees the tallies move. The Ogre, engaged in the rounds with her PC, may not
+remove that follower; the Ogre's wolf, which rolls no rounds, engages it and removes it. Then the GM brings in
+the player's second PC, arriving late to share her tally."""
 
 from __future__ import annotations
 
@@ -11,6 +12,18 @@ from playwright.sync_api import Locator, Page, expect
 
 from tests.browser.conftest import Pages, assert_accessible, screenshot
 from tests.e2e.conftest import ServerFactory
+
+
+def secondary(gm: Page, i: int, name: str, rating: str, leader: str, side: str = "heroes") -> None:
+    """Contestant ``i`` of the creation form: a follower of ``leader`` as a secondary contestant."""
+    gm.get_by_test_id("add-contestant").click()
+    gm.locator(f"input[name=c{i}-name]").fill(name)
+    gm.locator(f"select[name=c{i}-side]").select_option(side)
+    gm.locator(f"input[name=c{i}-rating]").fill(rating)
+    fieldset = gm.locator("fieldset.contestant-setup").nth(i)
+    fieldset.locator("summary").click()
+    fieldset.locator(f"select[name=c{i}-role]").select_option("secondary")
+    fieldset.locator(f"input[name=c{i}-leader]").fill(leader)
 
 
 def create(gm: Page) -> None:
@@ -25,13 +38,7 @@ def create(gm: Page) -> None:
     gm.locator("input[name=c1-name]").fill("Ogre")
     gm.locator("input[name=c1-ability]").fill("Club")
     gm.locator("input[name=c1-rating]").fill("13")
-    gm.get_by_test_id("add-contestant").click()  # Brin, Aria's follower as a secondary contestant
-    gm.locator("input[name=c2-name]").fill("Brin")
-    gm.locator("input[name=c2-rating]").fill("12")
-    brin = gm.locator("fieldset.contestant-setup").nth(2)
-    brin.locator("summary").click()
-    brin.locator("select[name=c2-role]").select_option("secondary")
-    brin.locator("input[name=c2-leader]").fill("Aria")
+    secondary(gm, 2, "Brin", "12", "Aria")  # Aria's follower as a secondary contestant
     gm.get_by_test_id("add-contestant").click()  # Bors, Ann's second PC, arrives later
     gm.locator("input[name=c3-name]").fill("Bors")
     gm.locator("input[name=c3-rating]").fill("14")
@@ -39,6 +46,7 @@ def create(gm: Page) -> None:
     bors = gm.locator("fieldset.contestant-setup").nth(3)
     bors.locator("summary").click()
     bors.get_by_label("Joins later (shares a comrade's tally)").check()
+    secondary(gm, 4, "Wolf", "11", "Ogre", side="opposition")  # the Ogre's wolf: it rolls no rounds
     gm.get_by_label("Players type the faces of their own rolls (physical dice)").check()
     gm.get_by_test_id("create").click()
     expect(gm.get_by_test_id("role")).to_have_text("GM console")
@@ -135,12 +143,18 @@ def test_two_rounds_of_a_scored_sequence_in_the_browser(agon_server: ServerFacto
     expect(watcher.get_by_test_id("assist")).to_have_count(0)
     expect(watcher.get_by_test_id("shift-aria")).to_have_count(0)
 
-    # The Ogre engages Brin to remove him, the GM setting the resistance at Grab 18: 18 is a big success
-    # (2) against Brin's 5 (1); under the Ogre's own 13 it would have failed and Brin would have stayed.
-    # Ann has no opposing follower to engage, so no such form.
-    expect(ann.get_by_test_id("engage")).to_have_count(0)
+    # Followers are removed by otherwise unengaged opponents: Aria and the Ogre have met in the rounds, so
+    # neither is offered; Brin may go after the wolf, and the wolf after Brin.
+    for page in (gm, ann, watcher):
+        expect(page.get_by_test_id("engaged-aria")).to_have_text("in the rounds with Ogre")
+        expect(page.get_by_test_id("engaged-ogre")).to_have_text("in the rounds with Aria")
+    ann.get_by_text("Engage an opposing follower").click()
+    expect(ann.get_by_test_id("engage").get_by_label("Who engages").locator("option")).to_have_text(["Brin"])
+    # The wolf engages Brin to remove him, the GM setting the resistance at Grab 18: 18 is a big success
+    # (2) against Brin's 5 (1); under its own 11 it would have failed and Brin would have stayed.
     gm.get_by_text("Engage an opposing follower").click()
     engage = gm.get_by_test_id("engage")
+    expect(engage.get_by_label("Who engages").locator("option")).to_have_text(["Wolf"])
     engage.get_by_label("Follower to remove").select_option("brin")
     engage.get_by_label("Resistance: ability").fill("Grab")
     engage.get_by_label("Resistance: rating").fill("18")
@@ -148,10 +162,11 @@ def test_two_rounds_of_a_scored_sequence_in_the_browser(agon_server: ServerFacto
     engage.get_by_role("button", name="Engage").click()
     ann.get_by_test_id("keep-brin").click()
     for page in (ann, watcher):
-        expect(page.get_by_test_id("last")).to_contain_text("ogre beats brin: brin is removed")
+        expect(page.get_by_test_id("last")).to_contain_text("wolf beats brin: brin is removed")
         expect(page.get_by_test_id("contestant-brin")).to_contain_text("out: engaged and removed")
     expect(ann.get_by_test_id("shift-aria")).to_have_count(0)  # nobody left to shift RP onto
     expect(gm.get_by_test_id("engage")).to_have_count(0)  # no follower of the heroes left in
+    expect(ann.get_by_test_id("engage")).to_have_count(0)  # Aria, engaged with the Ogre, may not go after the wolf
 
     # Bors arrives: the GM adds him to Aria's side; he shares her tally (1 RP) from now on.
     expect(watcher.get_by_test_id("contestant-bors")).to_contain_text("not yet in the sequence")

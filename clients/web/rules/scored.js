@@ -235,6 +235,7 @@ function Board({ view }) {
             ${rules.score[c.id] && html`<p class="score" data-testid=${`score-${c.id}`}>${rules.score[c.id]}</p>`}
             ${c.story_points !== null && html`<p>Story points: <span data-testid=${`story-${c.id}`}>${c.story_points}</span></p>`}
             ${!c.present && html`<p class="tag">not yet in the sequence</p>`}
+            ${!c.out && (c.engaged_with ?? []).length > 0 && html`<p class="engaged" data-testid=${`engaged-${c.id}`}>in the rounds with ${c.engaged_with.map((o) => who[o]).join(", ")}</p>`}
             ${c.out && html`<p class="tag bad">${OUT_WORDS[c.out]}</p>`}
           </article>`,
         )}
@@ -370,13 +371,13 @@ function PartingShotForm({ view, act, shooters, targets }) {
   </details>`;
 }
 
-// An unengaged opponent tries to remove an opposing follower (§5.2.1.3). What the opponent brings is named
+// An otherwise unengaged opponent tries to remove an opposing follower (§5.2.1.3). What the opponent brings is named
 // by whoever controls it: the GM's resistance for an NPC, a player's ability for its follower; empty fields
 // bring the opponent's own.
 function EngageForm({ view, act, opponents, gm }) {
   const rules = view.rules;
   const who = names(view);
-  const [opponent, setOpponent] = useState(opponents[0]?.id ?? "");
+  const [opponent, setOpponent] = useChoice(opponents); // follows who may engage now
   const engager = rules.contestants.find((c) => c.id === opponent);
   const followers = rules.contestants.filter((c) => c.follower_of && c.side !== engager?.side && c.present && !c.out);
   const [follower, setFollower] = useChoice(followers); // follows the opponent
@@ -481,8 +482,9 @@ function Actions({ view, me, act }) {
     // parting shots: at opponents taken out since the last round started; after the decision, the winners'
     const taken = rules.contestants.filter((c) => (rules.parting_shot_targets ?? []).includes(c.id));
     if (rules.phase === "between" && typesFaces && helpers.length > 0) parts.push(html`<${AssistForm} key="assist" view=${view} act=${act} helpers=${helpers} />`);
-    // a supporter engages nobody; the form only while some opposing follower is still in
-    const engagers = helpers.filter((c) => c.role !== "supporter" && rules.contestants.some((f) => f.follower_of && f.side !== c.side && active(f)));
+    // only an otherwise unengaged opponent (engaged in the rounds with nobody still in), never a supporter;
+    // the form only while some opposing follower is still in
+    const engagers = helpers.filter((c) => c.role !== "supporter" && (c.engaged_with ?? []).length === 0 && rules.contestants.some((f) => f.follower_of && f.side !== c.side && active(f)));
     if (rules.phase === "between" && typesFaces && engagers.length > 0) parts.push(html`<${EngageForm} key="engage" view=${view} act=${act} opponents=${engagers} gm=${gm} />`);
     for (const target of taken) {
       const shooters = helpers.filter((c) => c.side !== target.side && (!rules.outcome || c.side === rules.outcome.winner));

@@ -14,6 +14,7 @@ SAME_SIDE = "rules/same_side"
 NOT_A_TEAMMATE = "rules/not_a_teammate"
 NOT_IN_ROUNDS = "rules/not_in_rounds"  # secondary contestants and supporters do not roll rounds
 SUPPORTER_DOES_NOT_ENGAGE = "rules/supporter_does_not_engage"  # a supporter assists; it engages nobody
+OTHERWISE_ENGAGED = "rules/otherwise_engaged"  # it has met in a round an opponent still in: no follower for it
 ASSIST_SELF = "rules/assist_self"
 NOT_SECONDARY = "rules/not_secondary"
 NOT_A_FOLLOWER = "rules/not_a_follower"

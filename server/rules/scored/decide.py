@@ -193,6 +193,13 @@ def _engage(state: ScoredState, command: s.EngageFollower, ctx: Context) -> list
     if follower.side == opponent.side:
         raise Refused(codes.SAME_SIDE, f"follower: {command.follower!r} is on {command.opponent!r}'s side")
     codes.between_rounds(state, "engaging a follower")
+    busy = state.engaged_with(command.opponent)
+    if busy:  # §5.2.1.3: followers are removed "by otherwise unengaged opponents"
+        raise Refused(
+            codes.OTHERWISE_ENGAGED,
+            f"opponent: {command.opponent!r} is engaged in the rounds with {', '.join(map(repr, busy))}: "
+            "only an opponent otherwise unengaged removes a follower",
+        )
     codes.check_switch(command.ability, command.rating)
     # what the opponent brings is named by whoever controls it: the GM's resistance, or a player's ability
     mine = _rating(state, command.opponent, command.rating, "rating")

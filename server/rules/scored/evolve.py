@@ -9,7 +9,7 @@ import msgspec
 from protocol.events import Revealed
 from protocol.rulesets import scored as s
 from server.rules.questworlds.hero_points import awaiting
-from server.rules.scored.state import Pending, Point, ScoredState
+from server.rules.scored.state import Fall, Pending, Point, ScoredState
 
 replace = msgspec.structs.replace
 
@@ -26,6 +26,7 @@ def evolve(state: ScoredState, event: s.Event | Revealed) -> ScoredState:
                 responder=event.responder,
                 tactics={},
                 last_opponent={**state.last_opponent, **opponents},
+                met={**state.met, **{c: _add(state.met.get(c, []), o) for c, o in opponents.items()}},
                 taken_out={},  # the chance of a parting shot closes when the next round starts
                 shots=[],
             )
@@ -71,22 +72,32 @@ def evolve(state: ScoredState, event: s.Event | Revealed) -> ScoredState:
             taken = dict(state.taken_out)
             if event.reason != "engaged":
                 taken[event.contestant] = event.last_round
+            fallen = state.fallen
+            if out.main:  # it has lost: the score against its opponent now is the score it lost by
+                opponent = state.opponent(event.contestant)
+                fallen = {**fallen, event.contestant: Fall(opponent=opponent, rp_for=state.rp(opponent))}
             return replace(
                 state,
                 members={**state.members, event.contestant: out},
                 taken_out=taken,
+                fallen=fallen,
                 shots=[x for x in state.shots if not x.endswith(f">{event.contestant}")],
             )
         case s.Returned():
             back = replace(state.members[event.contestant], out=None)
             taken = {c: n for c, n in state.taken_out.items() if c != event.contestant}
-            return replace(state, members={**state.members, event.contestant: back}, taken_out=taken)
+            fallen = {c: f for c, f in state.fallen.items() if c != event.contestant}
+            return replace(state, members={**state.members, event.contestant: back}, taken_out=taken, fallen=fallen)
         case s.SequenceDecided():
             return replace(state, phase="decided", outcome=event)
         case s.SequenceResumed():
             return replace(state, phase="between" if state.pending is None else state.phase, outcome=None)
         case _:
             assert_never(event)
+
+
+def _add(names: list[str], name: str) -> list[str]:
+    return names if name in names else [*names, name]
 
 
 def _won_back(state: ScoredState, event: s.ContestResolved) -> dict[str, int]:

@@ -61,26 +61,29 @@ def _decision(state: ScoredState) -> list[s.Event]:
 
 
 def outcomes(state: ScoredState, winner: str) -> list[s.Outcome]:
-    """Each main contestant's result against the opponent it last met in a round (else the first main
-    contestant of the other side), by the difference between the two tallies (§5.2.2)."""
+    """Each main contestant's result by the difference between its tally and its opponent's (§5.2.2).
+
+    One taken out by its tally has lost (§5.2), whichever side wins: it is measured against the opponent it
+    lost to, with the RP against that opponent when it went out (what others lodge on that opponent later is
+    their own fight); a parting shot at it still worsens its defeat. One still in is measured against the
+    opponent it last met in a round (else the first main contestant of the other side), and wins with its
+    side."""
     result: list[s.Outcome] = []
-    mains = [m for m in state.members.values() if m.main and m.present]
-    for member in mains:
-        opponent_id = state.last_opponent.get(member.id)
-        if opponent_id is None or not state.members[opponent_id].main:
-            opponent_id = next(m.id for m in mains if m.side != member.side)
+    for member in (m for m in state.members.values() if m.main and m.present):
+        fall = state.fallen.get(member.id) if member.out is not None else None
+        opponent = fall.opponent if fall is not None else state.opponent(member.id)
         against = state.rp(member.id)
-        scored_for = state.rp(opponent_id)
+        scored_for = fall.rp_for if fall is not None else state.rp(opponent)
         difference = scored_for - against
         result.append(
             s.Outcome(
                 contestant=member.id,
-                opponent=opponent_id,
+                opponent=opponent,
                 rp_against=against,
                 rp_for=scored_for,
                 difference=difference,
                 degree=outcome_degree(difference),
-                victory=member.side == winner,
+                victory=member.out is None and member.side == winner,
             )
         )
     return result

@@ -66,6 +66,14 @@ class Point(msgspec.Struct, frozen=True, gc=False):
     tallies: dict[str, int]
 
 
+class Fall(msgspec.Struct, frozen=True, gc=False):
+    """A main contestant taken out by its tally: the opponent it lost to and the RP against that opponent
+    then (§5.2: five or more against it, and it has lost)."""
+
+    opponent: str
+    rp_for: int
+
+
 class ScoredState(msgspec.Struct, frozen=True, gc=False):
     prize: str
     assist_resistance: str
@@ -81,6 +89,8 @@ class ScoredState(msgspec.Struct, frozen=True, gc=False):
     pending: Pending | None = None
     assists: dict[str, int] = {}  # assists made so far, by the beneficiary's tally
     last_opponent: dict[str, str] = {}  # the opponent each contestant last met in a round
+    met: dict[str, list[str]] = {}  # everyone each contestant has met in a round
+    fallen: dict[str, Fall] = {}  # main contestants out by their tally, with the score when they went out
     # who went out by RP since the last round started (a parting shot's target), with what a comeback may
     # still win back of the RP lodged by the contest that took it out
     taken_out: dict[str, int] = {}
@@ -91,6 +101,20 @@ class ScoredState(msgspec.Struct, frozen=True, gc=False):
 
     def rp(self, contestant: str) -> int:
         return self.tallies[self.members[contestant].tally]
+
+    def opponent(self, contestant: str) -> str:
+        """The main contestant a main contestant is measured against: the one it last met in a round, else the
+        first main contestant of the other side in the sequence."""
+        last = self.last_opponent.get(contestant)
+        if last is not None and self.members[last].main:
+            return last
+        side = self.members[contestant].side
+        return next(m.id for m in self.members.values() if m.main and m.present and m.side != side)
+
+    def engaged_with(self, contestant: str) -> list[str]:
+        """The opponents it has met in a round that are still in the sequence: while there are any it is
+        engaged, not "otherwise unengaged" (§5.2.1.3)."""
+        return [other for other in self.met.get(contestant, []) if self.members[other].active]
 
     def sides(self) -> list[str]:
         seen: list[str] = []

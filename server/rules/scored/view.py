@@ -79,4 +79,5 @@ def _member(state: ScoredState, member: Member, viewer: Viewer) -> s.ContestantV
         present=member.present,
         out=member.out,
         controlled_by_you=viewer.controls(member.id) or (viewer.role == "gm" and not member.player),
+        engaged_with=state.engaged_with(member.id) if member.active else [],
     )

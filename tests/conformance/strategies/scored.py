@@ -115,7 +115,9 @@ def commands(table: Table) -> st.SearchStrategy[Command]:
         focus += [
             st.builds(s.Assist, helper=heroes, beneficiary=heroes, faces=good),
             st.builds(s.ShiftPoints, contestant=st.just("aria"), follower=st.just("brin"), points=st.integers(1, 3)),
-            st.builds(s.EngageFollower, opponent=st.sampled_from(["aria", "ogre"]), follower=WHO, faces=good),
+            st.builds(
+                s.EngageFollower, opponent=st.sampled_from(["aria", "brin", "ogre", "gob"]), follower=WHO, faces=good
+            ),
             st.builds(s.Join, contestant=st.just("bors"), comrade=heroes),
             st.builds(
                 s.Adjust, contestant=st.sampled_from(["aria", "ogre"]), delta=st.integers(1, 5), reason=st.just("x")
@@ -155,7 +157,8 @@ def hidden(state: ScoredState, viewer: Viewer) -> Iterable[str]:
 def check_event(before: ScoredState, event: object, after: ScoredState) -> None:
     """Tallies are never negative; nobody out of the sequence is in the round under way; a parting shot
     strikes a target taken out since the last round started, never from the beaten side, and what it may
-    still win back only shrinks."""
+    still win back only shrinks; only an opponent engaged with nobody still in engages a follower; a main
+    contestant out of the sequence is never named a victor."""
     assert all(points >= 0 for points in after.tallies.values()), after.tallies
     for contestant in (after.initiative, after.responder):
         if contestant is not None and after.phase in ("declaring", "ready"):
@@ -164,5 +167,9 @@ def check_event(before: ScoredState, event: object, after: ScoredState) -> None:
         shooter, target = event.first.contestant, event.second.contestant
         assert target in before.taken_out, event
         assert before.outcome is None or before.members[shooter or ""].side != before.outcome.loser, event
+    if isinstance(event, s.ContestRolled) and event.kind == "engage":
+        assert not before.engaged_with(event.first.contestant or ""), event
+    if isinstance(event, s.SequenceDecided):
+        assert all(not o.victory for o in event.outcomes if after.members[o.contestant].out is not None), event
     for target, left in after.taken_out.items():
         assert 0 <= left <= before.taken_out.get(target, left), (target, event)

@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 from protocol.rulesets import scored as s
-from tests.rules.scored.table import ANN, BOB, GM, Table, heroes
+from server.engine.ruleset import Viewer
+from server.engine.views import contest_view
+from tests.rules.scored.table import ANN, BOB, GM, RULES, Table, heroes
 
 
 def test_a_follower_contestant_is_out_at_three_rp_in_one_round() -> None:
@@ -74,6 +76,34 @@ def test_an_unengaged_opponent_removes_a_follower_on_any_failure() -> None:
     table.do(GM, s.EngageFollower(opponent="gob", follower="cato", faces=[7, 7]))  # a standoff: stays
     table.stand()
     assert table.out("cato") is None
+
+
+def test_only_an_otherwise_unengaged_opponent_removes_a_follower() -> None:
+    """§5.2.1.3: followers "may be removed from the contest by otherwise unengaged opponents". One that has
+    met in a round an opponent still in the sequence is engaged with it."""
+    table = Table()
+    table.round("ogre", "aria", [3, 9])  # one success each, Aria's higher die: 1 RP on the Ogre
+    engaged = [
+        table.refused(GM, s.EngageFollower(opponent="ogre", follower="brin", faces=[13, 4])),
+        table.refused(ANN, s.EngageFollower(opponent="aria", follower="gob", faces=[3, 12])),
+    ]
+    assert engaged == ["rules/otherwise_engaged"] * 2  # the GM is refused too; nothing changed
+    shown = contest_view(RULES, table.contest, Viewer("spectator", "spectator")).rules
+    assert {c.id: c.engaged_with for c in shown.contestants if c.engaged_with} == {"ogre": ["aria"], "aria": ["ogre"]}
+    # Gob has met nobody: it may remove Brin (its big success against Brin's miss)
+    table.do(GM, s.EngageFollower(opponent="gob", follower="brin", faces=[8, 13]))
+    table.stand()
+    assert table.out("brin") == "engaged"
+    # Cato meets Gob in a round: from then on neither removes a follower, while the other is in
+    table.round("cato", "gob", [20, 20])  # a standoff, but they have met
+    assert table.refused(GM, s.EngageFollower(opponent="gob", follower="dina", faces=[8, 13])) == (
+        "rules/otherwise_engaged"
+    )
+    table.adjust("aria", 5)  # Aria falls: the Ogre has met nobody still in, and is free again
+    assert table.rules.members["ogre"].out is None and table.rules.outcome is None
+    table.do(GM, s.EngageFollower(opponent="ogre", follower="dina", faces=[13, 4]))
+    table.stand()
+    assert table.out("dina") == "engaged"
 
 
 def test_a_pc_engages_an_opposing_follower() -> None:

@@ -11,7 +11,7 @@ from protocol.errors import Refused
 from protocol.events import CreateContest, Declare, Undo
 from protocol.rulesets import extended as x
 from protocol.rulesets import scored as s
-from tests.rules.scored.table import ANN, BOB, GM, Table, heroes
+from tests.rules.scored.table import ANN, BOB, GM, RULES, Table, heroes
 
 
 def test_two_pcs_against_one_opposition_each_keep_a_tally_and_their_own_outcome() -> None:
@@ -27,6 +27,48 @@ def test_two_pcs_against_one_opposition_each_keep_a_tally_and_their_own_outcome(
         "aria": ("ogre", 1, 0, True),  # 5 − 4
         "bors": ("ogre", 5, 2, True),  # 5 − 0
         "ogre": ("bors", -5, 2, False),  # measured against the last PC it met
+    }
+
+
+def outcome_of(table: Table) -> dict[str, tuple[str, int, int, int, int, bool]]:
+    decided = table.rules.outcome
+    assert decided is not None
+    return {
+        o.contestant: (o.opponent, o.rp_against, o.rp_for, o.difference, o.degree, o.victory) for o in decided.outcomes
+    }
+
+
+def test_a_pc_taken_out_has_lost_though_a_teammate_wins_the_sequence() -> None:
+    """§5.2: five RP against a contestant and "they lose that scored sequence", whoever wins it later."""
+    table = Table()
+    table.round("ogre", "aria", [13, 16])  # the Ogre's big success against a miss: degree 2, 3 RP on Aria
+    table.round("ogre", "aria", [5, 16])  # one success to none: 2 more, Aria is out at 5
+    assert table.out("aria") == "tally" and table.rules.outcome is None  # Bors is still in
+    table.do(GM, s.PartingShot(shooter="ogre", target="aria", faces=[5, 16]))  # degree 1: 2 more on her
+    table.stand()
+    assert table.rp("aria") == 7
+    table.round("bors", "ogre", [14, 16])  # Bors' big success: 3 RP on the Ogre
+    table.round("bors", "ogre", [2, 16])  # 2 more: the Ogre is out at 5
+    decided = table.rules.outcome
+    assert decided is not None and (decided.winner, decided.loser) == ("heroes", "opposition")
+    assert outcome_of(table) == {
+        "aria": ("ogre", 7, 0, -7, 3, False),  # the Ogre beat her 7–0, its parting shot included
+        "bors": ("ogre", 0, 5, 5, 2, True),
+        "ogre": ("bors", 5, 0, -5, 2, False),
+    }
+    assert "aria: defeat of degree 3 (0–7)" in RULES.describe(decided)
+
+
+def test_a_fallen_pc_is_measured_by_the_score_when_it_went_out() -> None:
+    table = Table()
+    table.round("bors", "ogre", [14, 16])  # 3 RP on the Ogre before Aria falls: they count for her
+    table.round("ogre", "aria", [13, 16])  # 3 RP on Aria
+    table.round("ogre", "aria", [5, 16])  # 2 more: out at 5, against the Ogre's 3
+    table.round("bors", "ogre", [2, 16])  # 2 RP after she fell: Bors' fight, not hers
+    assert outcome_of(table) == {
+        "aria": ("ogre", 5, 3, -2, 0, False),
+        "bors": ("ogre", 0, 5, 5, 2, True),
+        "ogre": ("bors", 5, 0, -5, 2, False),
     }
 
 
