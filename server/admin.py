@@ -103,7 +103,10 @@ async def archive(spec: str, contests: list[str], folder: str) -> int:
 def rotate_secret(data_dir: Path, grace_days: float) -> int:
     from server.net.auth import rotate_secret_file
 
-    until = rotate_secret_file(data_dir, grace_days * 86400)
+    try:
+        until = rotate_secret_file(data_dir, grace_days * 86400)
+    except ValueError as error:
+        raise UserError(str(error)) from None
     print(
         f"agon admin: new token secret in {data_dir}; the previous one is accepted until {until} (UTC). "
         "Restart every server process to use it.",

@@ -14,7 +14,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import NoReturn
 
-from server.datadir import default_store
+from server.datadir import STORE_FILE, default_store, settle, sqlite_path
 
 USAGE_ERROR = 2
 
@@ -85,6 +85,9 @@ def parser() -> argparse.ArgumentParser:
     imported.add_argument("file")
     imported.add_argument("--store", default=None, help=store_help)
     imported.add_argument("--url", default="http://127.0.0.1:8765/", help="the server's address, for the auditor link")
+    imported.add_argument(
+        "--create", action="store_true", help="create the sqlite store (and its token secret) if it does not exist yet"
+    )
 
     replay = commands.add_parser("replay", help="the story of a contest and its state, as a viewer saw it")
     replay.add_argument("source", help="an exported file, or a contest id in the store")
@@ -132,6 +135,9 @@ def parser() -> argparse.ArgumentParser:
 def main(argv: Sequence[str] | None = None) -> int:
     args = parser().parse_args(argv)
     name = f"agon {args.command}"
+    note = settle(os.environ)
+    if note:
+        print(f"agon: {note}", file=sys.stderr)
     try:
         return _run(args)
     except UserError as error:
@@ -143,8 +149,64 @@ def main(argv: Sequence[str] | None = None) -> int:
     except Exception as error:
         if os.environ.get("AGON_DEBUG"):
             raise
-        print(f"{name}: {type(error).__name__}: {error} (AGON_DEBUG=1 shows where)", file=sys.stderr)
+        plain = _plain(error, getattr(args, "store", None))
+        if plain is None:
+            plain = f"{type(error).__name__}: {error} (AGON_DEBUG=1 shows where)"
+        print(f"{name}: {plain}", file=sys.stderr)
         return 1
+
+
+def _plain(error: Exception, store: str | None) -> str | None:
+    """What a user can act on, for failures of the world rather than of Agon: a store that cannot be
+    reached or is not a store, a file that cannot be read or written."""
+    import sqlite3
+
+    from server.store import StoreError
+
+    if isinstance(error, StoreError):
+        return f"cannot open the store: {error.message}"
+    if isinstance(error, sqlite3.DatabaseError):
+        return f"{store or default_store()} is not an Agon store ({error})"
+    if isinstance(error, OSError) and error.strerror:
+        return f"{error.filename}: {error.strerror}" if error.filename else error.strerror
+    return None
+
+
+def _spec(given: str | None) -> str:
+    """The store a command names, else the default one (agon.sqlite3 in AGON_DATA)."""
+    if given == "sqlite:":
+        raise UserError("--store sqlite: names no file: use sqlite:PATH", USAGE_ERROR)
+    return given or default_store()
+
+
+def _store(given: str | None, create: bool | None = None) -> str:
+    """The store a command uses, which must exist: a typo never starts a second store with a secret of its
+    own. ``create`` (``--create``) makes a missing sqlite file; None for commands that only read a store."""
+    spec = _spec(given)
+    path = sqlite_path(spec)
+    if path is None or path.is_file():
+        return spec
+    if path.is_dir():
+        raise UserError(f"{path} is a folder: name the store file in it, e.g. sqlite:{path / STORE_FILE}")
+    if create:
+        return spec
+    if create is None:
+        raise UserError(f"no store at {path} (set AGON_DATA or pass --store)")
+    raise UserError(f"no store at {path}: pass --create to start a new one there")
+
+
+def _secret_for(spec: str, create: bool) -> None:
+    """A command that signs tokens uses the server's secret: without --create it never makes a new one."""
+    from server.net.auth import SECRET_FILE
+    from server.net.settings import data_dir_for
+
+    if create or os.environ.get("AGON_SECRET"):
+        return
+    folder = data_dir_for(spec, os.environ)
+    if not (folder / SECRET_FILE).is_file():
+        raise UserError(
+            f"no token secret in {folder}: set AGON_SECRET as the server has it, or pass --create to make one"
+        )
 
 
 def _run(args: argparse.Namespace) -> int:
@@ -152,7 +214,7 @@ def _run(args: argparse.Namespace) -> int:
         case "serve":
             from server.net.app import run
 
-            return run(host=args.host, port=args.port, store=args.store or default_store(), create=args.create)
+            return run(host=args.host, port=args.port, store=_store(args.store, args.create), create=args.create)
         case "play" | "watch":
             from clients.python.terminal import run_terminal
 
@@ -160,7 +222,7 @@ def _run(args: argparse.Namespace) -> int:
         case "export":
             from server.audit import export_contest
 
-            return asyncio.run(export_contest(args.store or default_store(), args.contest, args.output))
+            return asyncio.run(export_contest(_store(args.store), args.contest, args.output))
         case "verify":
             from server.audit import verify_file
 
@@ -168,21 +230,26 @@ def _run(args: argparse.Namespace) -> int:
         case "import":
             from server.audit import import_file
 
-            return asyncio.run(import_file(args.file, args.store or default_store(), args.url))
+            store = _store(args.store, args.create)
+            _secret_for(store, args.create)
+            return asyncio.run(import_file(args.file, store, args.url))
         case "replay":
             from server.audit import replay
 
-            return asyncio.run(replay(args.source, args.store or default_store(), args.at, args.viewer, args.format))
+            # an exported file needs no store: replay opens it only for a contest id
+            return asyncio.run(replay(args.source, _spec(args.store), args.at, args.viewer, args.format))
         case "admin":
             from server import admin
 
             if args.task == "list":
-                return asyncio.run(admin.list_contests(args.store or default_store(), args.json))
+                return asyncio.run(admin.list_contests(_store(args.store), args.json))
             if args.task == "archive":
-                return asyncio.run(admin.archive(args.store or default_store(), args.contests, args.to))
+                return asyncio.run(admin.archive(_store(args.store), args.contests, args.to))
             from server.net.settings import data_dir_for
 
-            return admin.rotate_secret(data_dir_for(args.store or default_store(), os.environ), args.grace_days)
+            # a store named here must exist (its folder holds the secret); AGON_DATA alone may serve Redis
+            store = _store(args.store) if args.store else default_store()
+            return admin.rotate_secret(data_dir_for(store, os.environ), args.grace_days)
         case "schema":
             from protocol.schema import GENERATED, asyncapi_json, schema_json
 

@@ -4,6 +4,8 @@ default store is found from any folder, and `agon replay` tells the story for a 
 from __future__ import annotations
 
 import json
+import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -20,8 +22,10 @@ from tests.engine.table import ANN, GM, duel
 AGON = str(Path(sys.executable).with_name("agon"))
 
 
-def agon(*args: str, cwd: Path, data: Path) -> subprocess.CompletedProcess[str]:
-    env = {"PATH": "/usr/bin:/bin", "HOME": str(cwd), "AGON_DATA": str(data)}
+def agon(*args: str, cwd: Path, data: Path | str, **extra: str) -> subprocess.CompletedProcess[str]:
+    env = {"PATH": "/usr/bin:/bin", "HOME": str(cwd), "AGON_DATA": str(data), **extra}
+    if "PYTHONPATH" in os.environ:  # the code under test, when it is not the installed one
+        env["PYTHONPATH"] = os.environ["PYTHONPATH"]
     return subprocess.run([AGON, *args], cwd=cwd, env=env, capture_output=True, text=True, timeout=60)
 
 
@@ -54,6 +58,7 @@ def one_line_failure(result: subprocess.CompletedProcess[str], *expected: str) -
     assert len(lines) == 1, result.stderr
     for text in expected:
         assert text in lines[0], lines[0]
+    assert re.search(r"\b[A-Z]\w*(Error|Exception)\b", lines[0]) is None, lines[0]  # plain words, no class names
 
 
 def test_every_listed_mistake_is_one_line_and_a_non_zero_exit(data: Path, tmp_path: Path) -> None:
@@ -74,6 +79,17 @@ def test_every_listed_mistake_is_one_line_and_a_non_zero_exit(data: Path, tmp_pa
     one_line_failure(run("replay", "nocontest"), "no file and no contest named 'nocontest'")
     one_line_failure(run("export", "nocontest"), "no contest 'nocontest'")
     one_line_failure(run("frobnicate"), "invalid choice")
+    one_line_failure(run("admin", "rotate-secret"), "no secret in", str(data))  # AGON_SECRET in use, or never served
+    one_line_failure(run("admin", "list", "--store", "redis://127.0.0.1:1"), "cannot open the store", "127.0.0.1:1")
+    one_line_failure(run("export", "duel", "--store", "redis://127.0.0.1:1"), "cannot open the store")
+    not_a_store = work / "notes.txt"
+    not_a_store.write_text("not a database\n")
+    one_line_failure(run("admin", "list", "--store", f"sqlite:{not_a_store}"), "notes.txt is not an Agon store")
+    one_line_failure(run("serve", "--store", f"sqlite:{not_a_store}", "--port", "0"), "is not an Agon store")
+    one_line_failure(run("export", "duel", "--store", f"sqlite:{work}"), "is a folder", f"sqlite:{work}/agon.sqlite3")
+    one_line_failure(run("replay", "duel", "--store", "sqlite:"), "names no file")
+    one_line_failure(run("admin", "list", "--store", "sqlite"), "unknown store spec")
+    assert sorted(p.name for p in work.iterdir()) == ["notes.txt"]  # no mistake made a store
 
 
 def test_the_default_store_is_found_from_any_folder_and_never_created_by_a_typo(data: Path, tmp_path: Path) -> None:
@@ -87,6 +103,75 @@ def test_the_default_store_is_found_from_any_folder_and_never_created_by_a_typo(
     empty = tmp_path / "empty-data"
     one_line_failure(agon("export", "duel", cwd=tmp_path, data=empty), "no store at", str(empty))
     assert not empty.exists()
+
+
+TYPO = "typo/agon.sqlit3"
+
+
+@pytest.mark.parametrize(
+    ("command", "create"),
+    [
+        (["serve", "--port", "0"], True),
+        (["import", "{exported}"], True),
+        (["export", "duel"], False),
+        (["replay", "duel"], False),
+        (["admin", "list"], False),
+        (["admin", "archive", "duel", "--to", "."], False),
+        (["admin", "rotate-secret"], False),
+    ],
+)
+def test_no_command_creates_a_store_or_a_secret_at_a_mistyped_path(
+    command: list[str], create: bool, data: Path, tmp_path: Path
+) -> None:
+    exported = tmp_path / "duel.jsonl"
+    assert agon("export", "duel", "-o", str(exported), cwd=tmp_path, data=data).returncode == 0
+    args = [a.format(exported=exported) for a in command]
+    work = tmp_path / "work"
+    work.mkdir()
+    hint = "pass --create" if create else "set AGON_DATA or pass --store"
+    one_line_failure(agon(*args, "--store", f"sqlite:{work / TYPO}", cwd=work, data=data), "no store at", TYPO, hint)
+    fresh = tmp_path / "fresh"  # AGON_DATA names a folder that holds nothing yet
+    if command[-1] != "rotate-secret":  # its secret is in AGON_DATA, whatever store the server uses
+        one_line_failure(agon(*args, cwd=work, data=fresh), "no store at", str(fresh / "agon.sqlite3"), hint)
+    assert list(work.iterdir()) == [] and not fresh.exists()
+
+
+async def test_import_creates_a_store_and_its_secret_only_when_asked(data: Path, tmp_path: Path) -> None:
+    exported = tmp_path / "duel.jsonl"
+    assert agon("export", "duel", "-o", str(exported), cwd=tmp_path, data=data).returncode == 0
+    served = tmp_path / "served"  # a server's store that holds no secret: the server signs with AGON_SECRET
+    store = open_store(f"sqlite:{served / 'agon.sqlite3'}")
+    assert await store.contests() == []
+    await store.close()
+    one_line_failure(agon("import", str(exported), cwd=tmp_path, data=served), "no token secret", "AGON_SECRET")
+    assert not (served / "secret").exists()
+    key = "0123456789abcdef" * 2
+    shared = agon("import", str(exported), cwd=tmp_path, data=served, AGON_SECRET=key)
+    assert shared.returncode == 0, shared.stderr
+    assert "stored contest 'duel' read-only" in shared.stdout and not (served / "secret").exists()
+
+    fresh = tmp_path / "fresh"
+    created = agon("import", str(exported), "--create", cwd=tmp_path, data=fresh)
+    assert created.returncode == 0, created.stderr
+    assert "#t=" in created.stdout
+    assert (fresh / "agon.sqlite3").is_file() and (fresh / "secret").stat().st_mode & 0o777 == 0o600
+    listed = agon("admin", "list", "--json", cwd=tmp_path, data=fresh)
+    assert [json.loads(line)["state"] for line in listed.stdout.splitlines()] == ["imported"]
+
+
+def test_a_relative_agon_data_is_read_from_the_folder_agon_starts_in(data: Path, tmp_path: Path) -> None:
+    relative = data.relative_to(tmp_path)
+    found = agon("export", "duel", cwd=tmp_path, data=str(relative))
+    assert found.returncode == 0 and found.stdout.count("\n") == 7
+    assert found.stderr.strip() == (
+        f"agon: AGON_DATA={relative} is relative: using {data} "
+        f"(export AGON_DATA={data} to use the same store from any folder)"
+    )
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    missing = agon("export", "duel", cwd=elsewhere, data=str(relative))
+    assert missing.returncode != 0 and f"no store at {elsewhere / relative / 'agon.sqlite3'}" in missing.stderr
+    assert "Traceback" not in missing.stderr and not (elsewhere / relative).exists()
 
 
 def test_replay_tells_a_gm_the_story_with_undone_events_marked(data: Path, tmp_path: Path) -> None:
