@@ -1,5 +1,6 @@
 """The deploy files as their own tools read them: hadolint lints the Dockerfile, a real compose
-implementation (Debian's docker-compose) validates docker-compose.yml — no Docker engine needed."""
+implementation (Debian's docker-compose) validates docker-compose.yml — no Docker engine needed — and
+`deploy/serve` is run by bash against a stand-in `.venv` (the real install is tests/e2e/test_serve_for_people.py)."""
 
 from __future__ import annotations
 
@@ -66,3 +67,53 @@ def test_compose_refuses_to_start_without_the_secret_or_the_host_name(missing: s
     checked = compose("config", "--quiet", env={k: v for k, v in ENV.items() if k != missing})
     assert checked.returncode != 0
     assert f"set {missing}" in checked.stderr
+
+
+def installed_project(tmp_path: Path) -> Path:
+    """A copy of deploy/serve in a project whose .venv is in place: its `agon` prints what it was given."""
+    project = tmp_path / "agon"
+    (project / "deploy").mkdir(parents=True)
+    shutil.copy2(ROOT / "deploy" / "serve", project / "deploy" / "serve")
+    (project / "protocol").mkdir()
+    for name in ("pyproject.toml", "protocol/patch.py"):
+        (project / name).write_text("")
+    bin_dir = project / ".venv" / "bin"
+    bin_dir.mkdir(parents=True)
+    (bin_dir / "python").write_text("#!/bin/sh\nexit 0\n")  # pip answers: the first run was not interrupted
+    (bin_dir / "agon").write_text('#!/bin/sh\necho "agon $*"\necho "AGON_DATA=$AGON_DATA"\necho "cwd=$PWD"\n')
+    for name in ("python", "agon"):
+        (bin_dir / name).chmod(0o755)
+    (project / ".venv" / ".agon-installed").touch()
+    return project
+
+
+def deploy_serve(project: Path, *args: str, cwd: Path, data: str | None = None) -> subprocess.CompletedProcess[str]:
+    env = {k: v for k, v in os.environ.items() if not k.startswith("AGON_")}
+    if data is not None:
+        env["AGON_DATA"] = data
+    return subprocess.run(
+        [str(project / "deploy" / "serve"), *args], cwd=cwd, env=env, capture_output=True, text=True, timeout=60
+    )
+
+
+def test_deploy_serve_tells_how_the_command_line_finds_the_same_store(tmp_path: Path) -> None:
+    project = installed_project(tmp_path)
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    ran = deploy_serve(project, "--port", "9000", cwd=elsewhere)
+    assert ran.returncode == 0, ran.stderr
+    data = project / "agon-data"
+    assert f"export AGON_DATA={data}" in ran.stderr and f"{project}/.venv/bin/agon" in ran.stderr
+    assert ran.stdout.splitlines() == ["agon serve --create --port 9000", f"AGON_DATA={data}", f"cwd={elsewhere}"]
+
+    named = deploy_serve(project, "--store", "sqlite:my.sqlite3", cwd=elsewhere)  # read from the caller's folder
+    assert named.stdout.splitlines()[0] == "agon serve --store sqlite:my.sqlite3"  # no --create for a named store
+    assert named.stdout.splitlines()[2] == f"cwd={elsewhere}"
+
+
+def test_deploy_serve_reads_a_relative_agon_data_from_the_folder_it_is_run_in(tmp_path: Path) -> None:
+    project = installed_project(tmp_path)
+    ran = deploy_serve(project, cwd=tmp_path, data="mine")
+    assert ran.returncode == 0, ran.stderr
+    assert f"AGON_DATA={tmp_path / 'mine'}" in ran.stdout.splitlines()
+    assert f"export AGON_DATA={tmp_path / 'mine'}" in ran.stderr

@@ -1,6 +1,6 @@
 """`agon serve` and `deploy/serve` as an operator meets them: the store opened and its contests are printed,
 a WebSocket opened on `/` is told where the socket is, and `deploy/serve` recovers from a first run that was
-interrupted before pip was in place."""
+interrupted before pip was in place, then tells how `.venv/bin/agon` finds the same store."""
 
 from __future__ import annotations
 
@@ -84,4 +84,16 @@ def test_deploy_serve_recovers_from_an_interrupted_first_run(tmp_path: Path) -> 
     assert "is incomplete" in output and "Traceback" not in output
     assert f"agon: store sqlite:{project / 'agon-data' / 'agon.sqlite3'} (0 contests)" in output
     assert (project / ".venv" / "bin" / "agon").exists()
+    # what the README's quick start tells: the printed line points the command line at the same store
+    exported = next(line for line in output.splitlines() if "export AGON_DATA=" in line).split("export ")[1]
+    assert exported == f"AGON_DATA={project / 'agon-data'}"
+    listed = subprocess.run(
+        [str(project / ".venv" / "bin" / "agon"), "admin", "list", "--json"],
+        cwd=tmp_path,
+        env={**env, "AGON_DATA": exported.removeprefix("AGON_DATA=")},
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert listed.returncode == 0 and listed.stdout == "" and listed.stderr == "", listed.stderr
     assert list((project / "protocol").glob("patch.*.so")), "the first run compiles protocol/patch.py (setup.py)"
