@@ -161,8 +161,11 @@ def _plain(error: Exception, store: str | None) -> str | None:
     reached or is not a store, a file that cannot be read or written."""
     import sqlite3
 
+    from server.net.settings import SettingError
     from server.store import StoreError
 
+    if isinstance(error, SettingError):
+        return str(error)
     if isinstance(error, StoreError):
         return f"cannot open the store: {error.message}"
     if isinstance(error, sqlite3.DatabaseError):

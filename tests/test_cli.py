@@ -89,6 +89,9 @@ def test_every_listed_mistake_is_one_line_and_a_non_zero_exit(data: Path, tmp_pa
     one_line_failure(run("export", "duel", "--store", f"sqlite:{work}"), "is a folder", f"sqlite:{work}/agon.sqlite3")
     one_line_failure(run("replay", "duel", "--store", "sqlite:"), "names no file")
     one_line_failure(run("admin", "list", "--store", "sqlite"), "unknown store spec")
+    late = agon("serve", "--port", "0", cwd=work, data=data, AGON_SECRET_PREVIOUS_UNTIL="tomorrow")
+    one_line_failure(late, "AGON_SECRET_PREVIOUS_UNTIL='tomorrow' is not a whole number")
+    one_line_failure(agon("serve", "--port", "0", cwd=work, data=data, AGON_RATE="fast"), "AGON_RATE='fast'")
     assert sorted(p.name for p in work.iterdir()) == ["notes.txt"]  # no mistake made a store
 
 

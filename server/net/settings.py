@@ -6,6 +6,7 @@ import os
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TypeVar
 
 from server import datadir
 from server.net.forwarded import Network, trusted_networks
@@ -69,16 +70,36 @@ class Settings:
             data_dir=data_dir_for(store, env),
             secret=secret.encode() if secret else None,
             previous_secret=(env.get("AGON_SECRET_PREVIOUS") or "").encode() or None,
-            previous_until=int(env["AGON_SECRET_PREVIOUS_UNTIL"]) if env.get("AGON_SECRET_PREVIOUS_UNTIL") else None,
+            previous_until=_number(env, "AGON_SECRET_PREVIOUS_UNTIL", int, None),
             jwt_public_key=_public_key(env),
             create_key=env.get("AGON_CREATE_KEY") or None,
             origins=tuple(o.strip() for o in origins.split(",") if o.strip()) if origins else None,
             hosts=tuple(h.strip().lower() for h in hosts.split(",") if h.strip()) if hosts else None,
             trusted_proxies=trusted_networks(env.get("AGON_TRUSTED_PROXIES")),
-            rate=float(env.get("AGON_RATE", cls.rate)),
-            burst=float(env.get("AGON_BURST", cls.burst)),
-            send_queue=int(env.get("AGON_SEND_QUEUE", cls.send_queue)),
+            rate=_number(env, "AGON_RATE", float, cls.rate),
+            burst=_number(env, "AGON_BURST", float, cls.burst),
+            send_queue=_number(env, "AGON_SEND_QUEUE", int, cls.send_queue),
         )
+
+
+class SettingError(ValueError):
+    """An environment setting the server cannot read (its message names the variable)."""
+
+
+N = TypeVar("N", int, float)
+D = TypeVar("D")
+
+
+def _number(env: Mapping[str, str], name: str, kind: type[N], default: D) -> N | D:
+    """The setting ``name`` as a number of ``kind``, or ``default`` when it is unset or empty."""
+    text = env.get(name, "").strip()
+    if not text:
+        return default
+    try:
+        return kind(text)
+    except ValueError:
+        what = "a whole number" if kind is int else "a number"
+        raise SettingError(f"{name}={text!r} is not {what}") from None
 
 
 def _public_key(env: Mapping[str, str]) -> bytes | None:
