@@ -29,10 +29,23 @@ export function parseLink(link) {
 
 // --- view_hash: SHA-256 of the canonical JSON (sorted keys, no whitespace, UTF-8), first 16 hex digits ------
 
+// Member names are sorted by Unicode code point. Array.prototype.sort() compares UTF-16 code units instead,
+// which puts a name with a character above U+FFFF (a surrogate pair) before one with a character in
+// U+E000–U+FFFF: a contestant "𝔬" before "ａ", where the server puts "ａ" first.
+export function byCodePoint(a, b) {
+  for (let i = 0; i < a.length && i < b.length; ) {
+    const x = a.codePointAt(i);
+    const y = b.codePointAt(i);
+    if (x !== y) return x - y;
+    i += x > 0xffff ? 2 : 1;
+  }
+  return a.length - b.length;
+}
+
 export function canonical(value) {
   if (Array.isArray(value)) return `[${value.map(canonical).join(",")}]`;
   if (value !== null && typeof value === "object") {
-    const keys = Object.keys(value).sort();
+    const keys = Object.keys(value).sort(byCodePoint);
     return `{${keys.map((k) => `${JSON.stringify(k)}:${canonical(value[k])}`).join(",")}}`;
   }
   return JSON.stringify(value);

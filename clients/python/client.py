@@ -28,6 +28,7 @@ from typing import Any, cast
 
 from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed, InvalidHandshake
+from websockets.frames import CloseCode
 
 from clients.python.core import (
     PERMANENT,
@@ -42,7 +43,7 @@ from clients.python.core import (
     Send,
     Welcomed,
 )
-from clients.python.errors import Disconnected, Refusal, refusal
+from clients.python.errors import Disconnected, Refusal, RetryLater, refusal
 from clients.python.mirror import ContestMirror
 from protocol.codec import encode
 from protocol.events import Command, CreateContest
@@ -102,6 +103,7 @@ class AgonClient:
         self.owner: str | None = None  # the owner token (given, or received on creating a contest)
         self._ws: ClientConnection | None = None
         self._reader: asyncio.Task[None] | None = None
+        self._last_word: Error | None = None  # an error answering nothing, the last frame before the server closed
         self._pending: dict[str, asyncio.Future[Any]] = {}  # request id -> answer
         self._following: dict[str, asyncio.Future[ContestMirror]] = {}  # contest -> welcome
         self._pongs: dict[int, asyncio.Future[None]] = {}
@@ -126,12 +128,17 @@ class AgonClient:
         """Open a connection and say hello (following ``follow``), unless ``hello`` is False."""
         client = cls(url, origin=origin, record_frames=record_frames, resume=resume)
         client.owner = owner
-        await client._open(timeout)
-        if hello:
-            await client.hello(follow, timeout=timeout)
+        try:
+            await client._open(timeout)
+            if hello:
+                await client.hello(follow, timeout=timeout)
+        except BaseException:
+            await client.close()  # and no resuming in the background
+            raise
         return client
 
     async def _open(self, timeout: float) -> None:
+        self._last_word = None
         self._ws = await connect(
             self.url,
             origin=None if self.origin is None else self.origin,  # type: ignore[arg-type]
@@ -388,7 +395,10 @@ class AgonClient:
         try:
             await self._ws.send(encode(message), text=True)
         except ConnectionClosed as closed:
-            raise Disconnected(f"connection closed ({closed.rcvd.code if closed.rcvd else 'no close frame'})") from None
+            reader = self._reader
+            if reader is not None and reader is not asyncio.current_task():
+                await asyncio.wait([reader], timeout=DEFAULT_TIMEOUT)  # it reads what came before the close
+            raise _why_closed(self._last_word, closed.rcvd.code if closed.rcvd else None) from None
 
     def _expect_welcome(self, contest: str, token: str) -> asyncio.Future[ContestMirror]:
         self.core.expect(contest, token)
@@ -420,18 +430,24 @@ class AgonClient:
         changed.set()
 
     async def _read(self, ws: ClientConnection) -> None:
+        last_word: Error | None = None
         try:
             async for frame in ws:
                 text = frame if isinstance(frame, str) else frame.decode("utf-8", "replace")
                 if self.record_frames:
                     self.frames.append(text)
-                for output in self.core.receive(text):
+                outputs = self.core.receive(text)
+                for output in outputs:
                     await self._act(output)
+                said = [o.error for o in outputs if isinstance(o, Refused) and o.id is None and o.contest is None]
+                last_word = said[-1] if said else None
+                if self._ws is ws:
+                    self._last_word = last_word
                 self._notify()
         except ConnectionClosed:
             pass
         finally:
-            self._fail_pending(Disconnected(f"connection closed ({ws.close_code})"))
+            self._fail_pending(_why_closed(last_word, ws.close_code))
             self._notify()
             if self.resume and not self._closed and self._ws is ws and self._resuming is None:
                 self._resuming = asyncio.get_running_loop().create_task(self._resume())
@@ -509,3 +525,14 @@ class AgonClient:
     def _reject(waiter: asyncio.Future[Any], error: Error) -> None:
         if not waiter.done():
             waiter.set_exception(refusal(error))
+
+
+def _why_closed(last_word: Error | None, code: int | None) -> Exception:
+    """What a request the connection closed under raises: the server's refusal of the connection when it said
+    why right before closing it with 1008 (an ``error`` answering nothing: ``protocol/wrong_path``, no
+    ``hello``), else ``Disconnected`` (also after ``rate/limited``: the client may resume)."""
+    if last_word is not None and code == CloseCode.POLICY_VIOLATION:
+        refused = refusal(last_word)
+        if not isinstance(refused, RetryLater):
+            return refused
+    return Disconnected(f"connection closed ({code if code is not None else 'no close frame'})")

@@ -67,8 +67,20 @@ def websocket_url(base: str) -> str:
     return f"{'wss' if parts.scheme == 'https' else 'ws'}://{parts.netloc}/ws"
 
 
+def server_url(server: str) -> str:
+    """The WebSocket URL of a server given by its address: a ws(s) URL as it is; an http(s) one as ws(s), at
+    ``/ws`` when it names no path (``http://h:p`` → ``ws://h:p/ws``, ``https://h/agon/ws`` → ``wss://h/agon/ws``)."""
+    parts = urlsplit(server.strip())
+    if parts.scheme in ("ws", "wss", "http", "https") and parts.netloc:
+        scheme = {"http": "ws", "https": "wss"}.get(parts.scheme, parts.scheme)
+        path = "/ws" if parts.scheme in ("http", "https") and parts.path in ("", "/") else parts.path
+        return parts._replace(scheme=scheme, path=path, fragment="").geturl()
+    raise BadLink(f"{server!r}: not a server address: expected ws://HOST:PORT/ws (or http://HOST:PORT)")
+
+
 def parse(link: str, server: str | None = None) -> Invitation:
-    """An invitation link (``http://HOST:PORT/#TOKEN``) or a bare token; ``server`` overrides the link's."""
+    """An invitation link (``http://HOST:PORT/#TOKEN``) or a bare token; ``server`` (a ws(s) URL, or an http(s)
+    address: see ``server_url``) overrides the link's."""
     link = link.strip()
     if link.startswith(("agon1.", "eyJ")):
         token, where = link, None
@@ -82,4 +94,4 @@ def parse(link: str, server: str | None = None) -> Invitation:
         if found is None:
             raise BadLink("the link holds no token after '#': copy the whole invitation link")
         token, where = found, websocket_url(link)
-    return Invitation(token=token, claims=claims_of(token), server=server or where)
+    return Invitation(token=token, claims=claims_of(token), server=server_url(server) if server else where)

@@ -16,11 +16,24 @@ function socketUrl() {
   return `${scheme}//${location.host}/ws`;
 }
 
-// Canonical JSON (sorted keys, no spaces): what the server hashes a view as (protocol/patch.py view_hash).
+// Two strings in Unicode code point order, as the server sorts member names. JavaScript's own sort compares
+// UTF-16 code units, which puts a character above U+FFFF (a surrogate pair, D800–DFFF) before one in E000–FFFF.
+export function byCodePoint(a, b) {
+  for (let i = 0; i < a.length && i < b.length; ) {
+    const x = a.codePointAt(i);
+    const y = b.codePointAt(i);
+    if (x !== y) return x - y;
+    i += x > 0xffff ? 2 : 1;
+  }
+  return a.length - b.length;
+}
+
+// Canonical JSON (member names sorted by code point, no spaces): what the server hashes a view as
+// (protocol/patch.py view_hash; docs/protocol.md, "view_hash").
 export function canonical(value) {
   if (value === null || typeof value !== "object") return JSON.stringify(value);
   if (Array.isArray(value)) return `[${value.map(canonical).join(",")}]`;
-  const keys = Object.keys(value).sort();
+  const keys = Object.keys(value).sort(byCodePoint);
   return `{${keys.map((k) => `${JSON.stringify(k)}:${canonical(value[k])}`).join(",")}}`;
 }
 

@@ -1,6 +1,7 @@
 """The installed client library against a real `agon serve`: a player bot and a GM bot, each joining from
 its invitation link, play a whole extended contest (server dice) to its conclusion; the player's socket is
-killed mid-contest and the client resumes by itself; refusals arrive as typed errors with the server's code."""
+killed mid-contest and the client resumes by itself; refusals arrive as typed errors with the server's code, also
+the refusal of a WebSocket opened elsewhere than at /ws."""
 
 from __future__ import annotations
 
@@ -10,7 +11,16 @@ from typing import Any
 
 import pytest
 
-from clients.python import AgonClient, AuthRefusal, Disconnected, Extended, Refusal, RuleRefusal, join
+from clients.python import (
+    AgonClient,
+    AuthRefusal,
+    Disconnected,
+    Extended,
+    ProtocolRefusal,
+    Refusal,
+    RuleRefusal,
+    join,
+)
 from protocol.common import Seat
 from protocol.events import CreateContest
 from protocol.rulesets import extended as x
@@ -204,3 +214,22 @@ async def test_a_revoked_invitation_ends_the_client_instead_of_retrying(agon_ser
         await ann.intent("aria", "one more try", bid=1)
     await ann.client.close()
     await gm.client.close()
+
+
+async def test_a_websocket_opened_at_the_wrong_path_raises_the_servers_word(agon_server: ServerFactory) -> None:
+    server = agon_server()
+    creator = await AgonClient.connect(server.ws_url)
+    token = (await creator.create(bridge())).invitations.seats["ann"]
+    await creator.close()
+    root = server.ws_url.removesuffix("ws")  # ws://127.0.0.1:PORT/
+    with pytest.raises(ProtocolRefusal) as refused:
+        await AgonClient.connect(root)
+    assert refused.value.code == "protocol/wrong_path" and "/ws" in refused.value.message
+    with pytest.raises(ProtocolRefusal) as refused:
+        await join(token, server=root)
+    assert refused.value.code == "protocol/wrong_path"
+    # the page's http address names the WebSocket beneath it
+    for address in (server.http_url, f"{server.http_url}/ws"):
+        ann = await join(token, server=address)
+        assert ann.mirror.seat == "ann"
+        await ann.client.close()

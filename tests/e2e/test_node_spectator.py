@@ -1,6 +1,6 @@
 """The Node.js spectator (clients/node, written from docs/protocol.md) against a real `agon serve`: it follows a
 contest played to its conclusion, checks every view_hash, and ends with exactly the view a Python spectator
-holds and the public state the GM sees."""
+holds and the public state the GM sees; contestants named beyond U+FFFF do not put it out of sync."""
 
 from __future__ import annotations
 
@@ -12,7 +12,8 @@ from pathlib import Path
 import pytest
 
 from clients.python import AgonClient
-from protocol.events import Conclude, Declare
+from protocol.common import Seat
+from protocol.events import Conclude, CreateContest, Declare
 from protocol.messages import Follow
 from protocol.rulesets import extended as x
 from tests.e2e.conftest import ServerFactory
@@ -21,10 +22,24 @@ from tests.engine.table import duel
 NODE_CLIENT = Path(__file__).resolve().parents[2] / "clients" / "node"
 
 
-async def test_the_node_spectator_ends_with_the_state_the_gm_sees(agon_server: ServerFactory) -> None:
+async def node_spectator(link: str) -> asyncio.subprocess.Process:
+    """``spectator.mjs LINK --until-concluded --final``, its output piped."""
     node = shutil.which("node")
     if node is None or not (NODE_CLIENT / "node_modules" / "fast-json-patch").is_dir():
         pytest.fail("node and clients/node/node_modules are needed: tests/run installs them", pytrace=False)
+    return await asyncio.create_subprocess_exec(
+        node,
+        "--experimental-websocket",
+        str(NODE_CLIENT / "spectator.mjs"),
+        link,
+        "--until-concluded",
+        "--final",
+        stdout=asyncio.subprocess.PIPE,
+        stderr=asyncio.subprocess.PIPE,
+    )
+
+
+async def test_the_node_spectator_ends_with_the_state_the_gm_sees(agon_server: ServerFactory) -> None:
     server = agon_server()
     gm = await AgonClient.connect(server.ws_url)
     created = await gm.create(duel())
@@ -33,16 +48,7 @@ async def test_the_node_spectator_ends_with_the_state_the_gm_sees(agon_server: S
     ann = await AgonClient.connect(server.ws_url, follow=[Follow(contest, invitations.seats["ann"])])
     watcher = await AgonClient.connect(server.ws_url, follow=[Follow(contest, invitations.spectator)])
 
-    spectator = await asyncio.create_subprocess_exec(
-        node,
-        "--experimental-websocket",
-        str(NODE_CLIENT / "spectator.mjs"),
-        f"{server.http_url}/#t={invitations.spectator}",
-        "--until-concluded",
-        "--final",
-        stdout=asyncio.subprocess.PIPE,
-        stderr=asyncio.subprocess.PIPE,
-    )
+    spectator = await node_spectator(f"{server.http_url}/#t={invitations.spectator}")
     try:
         assert spectator.stdout is not None
         welcome = await asyncio.wait_for(spectator.stdout.readline(), 20)
@@ -81,5 +87,55 @@ async def test_the_node_spectator_ends_with_the_state_the_gm_sees(agon_server: S
         assert final[key] == gm_view[key]
     assert final["rules"]["outcome"] == gm_view["rules"]["outcome"] and final["rules"]["outcome"]["winner"] == "aria"
     assert [c["ap"] for c in final["rules"]["contestants"]] == [c["ap"] for c in gm_view["rules"]["contestants"]]
+    for client in (gm, ann, watcher):
+        await client.close()
+
+
+async def test_contestants_named_beyond_u_ffff_keep_the_node_spectator_in_sync(agon_server: ServerFactory) -> None:
+    # "ａ" (U+FF41) sorts before "𝔬" (U+1D52C) by code point, as the server sorts the keys of chart.ap and
+    # intents; by UTF-16 code units (JavaScript's default sort) it would come after
+    server = agon_server()
+    gm = await AgonClient.connect(server.ws_url)
+    created = await gm.create(
+        CreateContest(
+            ruleset="extended",
+            title="Odd names",
+            dice="physical",
+            seats=[Seat("gm", "gm"), Seat("ann", "player", ["ａ"])],
+            setup=x.ExtendedSetup(
+                prize="the bridge",
+                contestants=[
+                    x.Contestant(id="ａ", name="A", ability="Sword", rating="15", hero_points=1),
+                    x.Contestant(id="𝔬", name="O", ability="Axe", rating="12"),
+                ],
+            ),
+        )
+    )
+    contest, invitations = created.contest, created.invitations
+    await gm.follow(contest, invitations.gm)
+    ann = await AgonClient.connect(server.ws_url, follow=[Follow(contest, invitations.seats["ann"])])
+    watcher = await AgonClient.connect(server.ws_url, follow=[Follow(contest, invitations.spectator)])
+    spectator = await node_spectator(f"{server.http_url}/#t={invitations.spectator}")
+    try:
+        assert spectator.stdout is not None
+        welcome = await asyncio.wait_for(spectator.stdout.readline(), 20)
+        assert welcome.decode().startswith("welcome as spectator"), welcome
+        await ann.command(contest, Declare(participant="ａ", payload=x.Intent(action="lunge", bid=5)))
+        await gm.command(contest, Declare(participant="𝔬", payload=x.Intent(action="swing", bid=4)))
+        await gm.command(contest, x.Roll(faces=[1, 10]))
+        await ann.command(contest, x.PassHeroPoint(contestant="ａ"))
+        concluded = await gm.command(contest, Conclude())
+        out, err = await asyncio.wait_for(spectator.communicate(), 30)
+    finally:
+        if spectator.returncode is None:
+            spectator.kill()
+            await spectator.wait()
+    assert spectator.returncode == 0, err.decode()
+    lines = out.decode().splitlines()
+    assert not [line for line in lines if "out of sync" in line], lines
+    final = json.loads(next(line for line in lines if line.startswith("FINAL ")).removeprefix("FINAL "))
+    theirs = (await watcher.wait_version(contest, concluded.version)).doc
+    assert final == theirs and list(final["rules"]["chart"]["ap"]) == ["ａ", "𝔬"]
+    assert watcher.mirrors[contest].desyncs == 0
     for client in (gm, ann, watcher):
         await client.close()

@@ -2,12 +2,15 @@
 invitation link, completes and declares a bid at the prompt, sees the reveal and the roll as they happen,
 gets help and a refusal with its code; a player of a scored contest types its ruleset's commands and sees
 the tallies move, and leaves with one line when the GM re-issues its invitation; a spectator may only look;
-a bad link is one line."""
+a bad link, a forged one, a bare token without a server, or a server address that is not the WebSocket's is
+one line; an http address is taken for its WebSocket."""
 
 from __future__ import annotations
 
 import asyncio
 import os
+import re
+import shlex
 from pathlib import Path
 
 import pexpect
@@ -20,13 +23,39 @@ from tests.e2e.conftest import AGON, ServerFactory, ServerProcess
 from tests.e2e.test_scored import sequence
 from tests.engine.table import duel
 
+ANSI = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]")  # the terminal's control sequences
+
 
 def spawn(*args: str, cwd: Path) -> pexpect.spawn:
+    """``agon ARGS`` on a pseudo-terminal; its stderr goes to ``cwd / "stderr"``."""
     env = {k: v for k, v in os.environ.items() if not k.startswith("AGON_")}
     env.update(
         {"TERM": "xterm-256color", "NO_COLOR": "1", "PROMPT_TOOLKIT_NO_CPR": "1", "COLUMNS": "120", "LINES": "40"}
     )
-    return pexpect.spawn(AGON, list(args), cwd=str(cwd), env=env, encoding="utf-8", timeout=20, dimensions=(40, 120))
+    command = f"exec {shlex.join([AGON, *args])} 2>stderr"
+    return pexpect.spawn(
+        "/bin/sh", ["-c", command], cwd=str(cwd), env=env, encoding="utf-8", timeout=20, dimensions=(40, 120)
+    )
+
+
+async def quit_with_ctrl_d(child: pexpect.spawn) -> None:
+    """Ctrl-D at the prompt ends the client, with status 0."""
+    child.sendeof()
+    await expect(child, pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 0
+
+
+async def one_line(*args: str, cwd: Path) -> str:
+    """``agon ARGS`` without a terminal, which must fail with status 1 and exactly one line on stderr: that line."""
+    env = {k: v for k, v in os.environ.items() if not k.startswith("AGON_")}
+    process = await asyncio.create_subprocess_exec(
+        AGON, *args, stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE, cwd=cwd, env=env
+    )
+    _, err = await asyncio.wait_for(process.communicate(), 30)
+    lines = err.decode().splitlines()
+    assert process.returncode == 1 and len(lines) == 1, err.decode()
+    return lines[0]
 
 
 async def expect(child: pexpect.spawn, pattern: str) -> None:
@@ -107,11 +136,14 @@ async def test_a_scored_player_types_its_rulesets_commands_and_leaves_when_revok
         await expect(child, f"Aria \\(aria\\) \\* +heroes +Sword +15 +{rules['contestants'][0]['rp']}")
 
         await gm.invite(contest, "ann")  # the GM re-issues ann's invitation: this link is dead
-        await expect(child, "agon: this contest is lost to you: .*\\[auth/revoked\\]")
         await expect(child, pexpect.EOF)
+        after_prompt = ANSI.sub("", child.before.rsplit("agon>", 1)[-1])
     finally:
         child.close(force=True)
     assert child.exitstatus == 1
+    assert after_prompt.strip() == ""  # no log lines of the client library on the screen either
+    [said] = (tmp_path / "stderr").read_text(encoding="utf-8").splitlines()  # one line, and nothing else
+    assert said.startswith("agon: this contest is lost to you: ") and said.endswith("[auth/revoked]"), said
     await gm.close()
 
 
@@ -128,20 +160,47 @@ async def test_a_spectator_watches_and_may_only_look(agon_server: ServerFactory,
         await gm.follow(created.contest, created.invitations.gm)
         await gm.command(created.contest, Declare(participant="orc", payload=x.Intent(action="swing", bid=4)))
         await expect(child, "orc has declared \\(sealed; commitment")
-        child.sendeof()
-        await expect(child, pexpect.EOF)
+        await quit_with_ctrl_d(child)
     finally:
         child.close(force=True)
-    assert child.exitstatus == 0
     await gm.close()
 
 
 async def test_a_bad_link_is_one_line(tmp_path: Path) -> None:
     for link, said in (("http://127.0.0.1:1/", "no token"), ("bridge", "neither a token")):
-        process = await asyncio.create_subprocess_exec(
-            AGON, "play", link, stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE, cwd=tmp_path
-        )
-        _, err = await process.communicate()
-        assert process.returncode == 1
-        lines = err.decode().strip().splitlines()
-        assert len(lines) == 1 and said in lines[0] and "Traceback" not in err.decode()
+        assert said in await one_line("play", link, cwd=tmp_path)
+
+
+async def test_a_forged_link_is_one_line(agon_server: ServerFactory, tmp_path: Path) -> None:
+    server = agon_server()
+    gm = await AgonClient.connect(server.ws_url)
+    token = (await gm.create(duel())).invitations.seats["ann"]
+    await gm.close()
+    head, claims, signature = token.split(".")
+    forged = f"{head}.{claims}.{signature[::-1]}"
+    said = await one_line("play", f"{server.http_url}/#{forged}", cwd=tmp_path)
+    assert said.startswith("agon: the server refused this invitation: ") and said.endswith("[auth/bad_token]"), said
+
+
+async def test_the_server_address_of_a_bare_token(agon_server: ServerFactory, tmp_path: Path) -> None:
+    server = agon_server()
+    gm = await AgonClient.connect(server.ws_url)
+    token = (await gm.create(duel())).invitations.spectator
+    await gm.close()
+    said = await one_line("watch", token, cwd=tmp_path)
+    assert said == "agon: a bare token names no server: add --server ws://HOST:PORT/ws"
+    said = await one_line("watch", token, "--server", f"{server.http_url.replace('http', 'ftp')}/ws", cwd=tmp_path)
+    assert "not a server address: expected ws://HOST:PORT/ws" in said
+    # the server's own word when the WebSocket is opened at / instead of /ws
+    said = await one_line("watch", token, "--server", server.ws_url.removesuffix("ws"), cwd=tmp_path)
+    assert said.startswith("agon: the server refused this connection: ") and "/ws" in said, said
+    assert said.endswith("[protocol/wrong_path]"), said
+    # an http address (the one the browser shows) names the WebSocket at /ws beneath it
+    for address in (server.http_url, f"{server.http_url}/ws"):
+        child = spawn("watch", token, "--server", address, cwd=tmp_path)
+        try:
+            await expect(child, "you are ~spectator \\(spectator\\)")
+            await expect(child, "agon>")
+            await quit_with_ctrl_d(child)
+        finally:
+            child.close(force=True)

@@ -114,6 +114,22 @@ def test_the_worked_view_hash_example_is_right() -> None:
     digest = hashlib.sha256(shown[2].encode()).hexdigest()
     assert f"SHA-256 is `{digest}`" in PROTOCOL
     assert f"**`{view_hash(document)}`**" in PROTOCOL and view_hash(document) == digest[:16]
+    # the example shows the pitfall it warns of: sorted by UTF-16 code units, its names come in another order
+    by_units = by_utf16_units(document)
+    assert by_units != shown[2].encode()
+    wrong = re.search(r"Sorted by UTF-16 code units .*? would hash to\s+`([0-9a-f]{16})`", PROTOCOL, re.S)
+    assert wrong is not None and wrong[1] == hashlib.sha256(by_units).hexdigest()[:16]
+
+
+def by_utf16_units(value: Any) -> bytes:
+    """Canonical JSON but for the order of member names: by UTF-16 code units, as JavaScript's ``sort()``."""
+
+    def ordered(value: Any) -> Any:
+        if isinstance(value, dict):
+            return {k: ordered(value[k]) for k in sorted(value, key=lambda k: k.encode("utf-16-be"))}
+        return [ordered(v) for v in value] if isinstance(value, list) else value
+
+    return json.dumps(ordered(value), separators=(",", ":"), ensure_ascii=False).encode()
 
 
 def test_the_token_claims_example_matches_the_example_token() -> None:

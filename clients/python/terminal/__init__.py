@@ -6,6 +6,8 @@ completion (Tab) and help; it needs nothing but a terminal, so it works over SSH
 from __future__ import annotations
 
 import asyncio
+import logging
+import os
 import sys
 from collections.abc import Iterable
 
@@ -15,10 +17,11 @@ from prompt_toolkit.document import Document
 from prompt_toolkit.patch_stdout import patch_stdout
 from rich.console import Console
 from rich.text import Text
+from websockets.exceptions import InvalidHandshake, InvalidStatus, InvalidURI
 
 from clients.python.errors import Disconnected, Refusal
-from clients.python.join import join
-from clients.python.links import BadLink, parse
+from clients.python.join import join_invitation
+from clients.python.links import BadLink, Invitation, parse
 from clients.python.mirror import ContestMirror
 from clients.python.table import Table
 from clients.python.terminal import screen
@@ -140,8 +143,8 @@ class Terminal:
         return True
 
 
-async def _session(link: str, server: str | None, watch: bool) -> int:
-    table = await join(link, server=server)
+async def _session(invitation: Invitation, watch: bool) -> int:
+    table = await join_invitation(invitation)
     try:
         with patch_stdout(raw=True):
             console = Console(file=sys.stdout, highlight=False, soft_wrap=True)
@@ -181,18 +184,41 @@ async def _session(link: str, server: str | None, watch: bool) -> int:
     return 0
 
 
+def debug_log() -> None:
+    """The client library's own log lines (a lost contest, resuming) on stderr only with ``AGON_DEBUG=1``: the
+    terminal says what matters in one line of its own."""
+    if os.environ.get("AGON_DEBUG"):
+        logging.basicConfig(level=logging.DEBUG, format="agon: %(levelname)s %(name)s: %(message)s")
+        logging.getLogger("websockets").setLevel(logging.INFO)
+    else:
+        logging.getLogger().addHandler(logging.NullHandler())  # nothing falls through to stderr
+
+
 def run_terminal(link: str, *, server: str | None = None, watch: bool = False) -> int:
     """``agon play`` / ``agon watch``: exit 0 on quit, 1 with one line when the link cannot be used, or no
     longer can (the invitation revoked or expired, the contest deleted)."""
+    debug_log()
+    problem = ""
     try:
-        parse(link, server)
-        return asyncio.run(_session(link, server, watch))
+        invitation = parse(link, server)
+        if invitation.server is None:
+            raise BadLink("a bare token names no server: add --server ws://HOST:PORT/ws")
+        return asyncio.run(_session(invitation, watch))
     except BadLink as bad:
-        print(f"agon: {bad}", file=sys.stderr)
+        problem = str(bad)
     except Refusal as refused:
-        print(f"agon: the server refused this invitation: {refused.message} [{refused.code}]", file=sys.stderr)
+        what = "this invitation" if refused.code.startswith(("auth/", "contest/")) else "this connection"
+        problem = f"the server refused {what}: {refused.message} [{refused.code}]"
+    except InvalidStatus as error:
+        status = error.response.status_code
+        problem = f"{invitation.server}: no Agon WebSocket there (HTTP {status}): it is at ws://HOST:PORT/ws"
+    except (InvalidURI, InvalidHandshake) as error:
+        problem = f"{invitation.server}: no WebSocket there: {error}"
+    except Disconnected as error:
+        problem = f"the server closed the connection: {error}"
     except (OSError, TimeoutError) as error:
-        print(f"agon: cannot reach the server: {error or type(error).__name__}", file=sys.stderr)
+        problem = f"cannot reach the server: {error or type(error).__name__}"
     except KeyboardInterrupt:
         return 130
+    print(f"agon: {problem}", file=sys.stderr)
     return 1
