@@ -17,14 +17,19 @@ from protocol.rulesets import contingency as c
 from server.rules.contingency.catalogue import DEFAULT_ACTIONS
 from tests.e2e.conftest import AGON, ServerFactory
 
-FEINT = "Feint-of-the-Silver-Heron"  # an action card only Rook holds
+FEINT = "Feint-of-the-Silver-Heron"  # action cards only Rook holds
+AMBUSH = "Ambush-from-the-Reeds"
 COMMON = ["Strike", "Shoot", "Taunt", "Reposition", "Leap", "Defend"]
 
 
 def _encounter(mode: c.IntentMode) -> CreateContest:
     """The ford: a bank, the river and a far shore, and a rock in the river across a Hard (6) Leap; Rook
     (Ann), Wren (Bob) and Moss (Cat) against a bandit."""
-    actions = [c.ActionDef(FEINT, "Influence"), *(a for a in DEFAULT_ACTIONS if a.name in COMMON)]
+    actions = [
+        c.ActionDef(FEINT, "Influence"),
+        c.ActionDef(AMBUSH, "Combat"),
+        *(a for a in DEFAULT_ACTIONS if a.name in COMMON),
+    ]
     return CreateContest(
         ruleset="contingency",
         title="The ford",
@@ -48,7 +53,7 @@ def _encounter(mode: c.IntentMode) -> CreateContest:
                 c.Connection(a="river", b="rock", barrier=c.Barrier(difficulty=6, action="Leap")),
             ],
             characters=[
-                c.Character(id="rook", name="Rook", zone="bank", actions=[FEINT, *COMMON]),
+                c.Character(id="rook", name="Rook", zone="bank", actions=[FEINT, AMBUSH, *COMMON]),
                 c.Character(id="wren", name="Wren", zone="bank", actions=COMMON),
                 c.Character(id="moss", name="Moss", zone="river", actions=COMMON),
                 c.Character(id="bandit", name="Bandit", zone="bank", actions=COMMON),
@@ -88,7 +93,7 @@ async def test_face_down_names_reach_nobody_else_before_they_resolve(agon_server
     others = [bob, cat, watcher]
     try:
         await gm.command(contest, c.OpenIntent())
-        await ann.command(contest, Declare(participant="rook", payload=c.Intent(actions=[FEINT, "Strike"])))
+        await ann.command(contest, Declare(participant="rook", payload=c.Intent(actions=[FEINT, AMBUSH])))
         await bob.command(contest, Declare(participant="wren", payload=c.Intent(actions=["Strike"])))
         await cat.command(contest, Declare(participant="moss", payload=c.Intent(actions=["Reposition"])))
         revealed = await gm.command(contest, Declare(participant="bandit", payload=c.Intent(actions=["Shoot"])))
@@ -98,7 +103,7 @@ async def test_face_down_names_reach_nobody_else_before_they_resolve(agon_server
         for client in [*clients.values(), late]:
             await client.wait_version(contest, revealed.version)
         for client in [*others, late]:
-            assert not _leaks(client, FEINT), client
+            assert not _leaks(client, FEINT) and not _leaks(client, AMBUSH), client
             view = client.mirrors[contest].rules
             rook = [a for a in view["actions"] if a["character"] == "rook"]
             assert [(a["type"], a["name"]) for a in rook] == [("Influence", None), ("Combat", None)]
@@ -106,11 +111,23 @@ async def test_face_down_names_reach_nobody_else_before_they_resolve(agon_server
                 assert _leaks(client, "rook: face down: Influence, Combat")
         assert _leaks(ann, FEINT) and _leaks(gm, FEINT)  # its player and the GM do see it
 
-        # Influence first: the Feint resolves, its card is turned over for everyone
+        # Influence first: the Feint resolves, its card is turned over for everyone; the Ambush stays down
         rolled = await ann.command(contest, c.Roll(faces=[6, 6, 6]))
         for client in [*others, late]:
             await client.wait_version(contest, rolled.version)
-            assert _leaks(client, FEINT)
+            assert _leaks(client, FEINT) and not _leaks(client, AMBUSH)
+
+        # Rook cannot perform her Ambush: a skipped card is never turned over
+        skipped = await ann.command(contest, c.Skip(action="rook.2"))
+        for client in [*clients.values(), late]:
+            await client.wait_version(contest, skipped.version)
+        for client in [*others, late]:
+            assert not _leaks(client, AMBUSH), client
+            rook = [a for a in client.mirrors[contest].rules["actions"] if a["character"] == "rook"]
+            assert [(a["name"], a["status"]) for a in rook] == [(FEINT, "resolved"), (None, "skipped")]
+        for client in others:
+            assert _leaks(client, "rook cannot perform its face-down Combat action"), client
+        assert _leaks(ann, f"rook cannot perform {AMBUSH}") and _leaks(gm, f"rook cannot perform {AMBUSH}")
         await late.close()
     finally:
         for client in clients.values():
