@@ -511,9 +511,13 @@ class ActionResolved(_Msg, frozen=True, tag="contingency.action_resolved"):
 
 
 class ActionSkipped(_Msg, frozen=True, tag="contingency.action_skipped"):
+    """The character cannot perform an action. A skipped card is never turned over: face down, everyone but
+    its player and the GM gets ``name`` None and sees only ``action_type``."""
+
     action: str
     character: str
-    name: str
+    name: str | None
+    action_type: ActionType | None = None  # None only in events stored before it was recorded
 
 
 class ChangeAsked(_Msg, frozen=True, tag="contingency.change_asked"):
@@ -623,7 +627,7 @@ class ActionView(msgspec.Struct, frozen=True):
     id: str
     character: str
     type: ActionType
-    name: str | None  # None: face down and not yet resolved (only its type shows)
+    name: str | None  # None: face down and not turned over, planned or skipped (only its type shows)
     status: ActionStatus
     target: str | None
     difficulty: int | None

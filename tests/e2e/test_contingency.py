@@ -1,6 +1,6 @@
 """A Contingency encounter through a real `agon serve`: face-down secrecy byte for byte, and two full rounds
-with three players, a barrier no step or move crosses, environmental actions, a zone split, a rewind and an
-exported log that replays."""
+with three players, a barrier no step or move crosses, environmental actions, a zone split, a rewind that
+undoes it, the split made again, and an exported log that replays, for every seat, to what it saw live."""
 
 from __future__ import annotations
 
@@ -17,14 +17,19 @@ from protocol.rulesets import contingency as c
 from server.rules.contingency.catalogue import DEFAULT_ACTIONS
 from tests.e2e.conftest import AGON, ServerFactory
 
-FEINT = "Feint-of-the-Silver-Heron"  # an action card only Rook holds
+FEINT = "Feint-of-the-Silver-Heron"  # action cards only Rook holds
+AMBUSH = "Ambush-from-the-Reeds"
 COMMON = ["Strike", "Shoot", "Taunt", "Reposition", "Leap", "Defend"]
 
 
 def _encounter(mode: c.IntentMode) -> CreateContest:
     """The ford: a bank, the river and a far shore, and a rock in the river across a Hard (6) Leap; Rook
     (Ann), Wren (Bob) and Moss (Cat) against a bandit."""
-    actions = [c.ActionDef(FEINT, "Influence"), *(a for a in DEFAULT_ACTIONS if a.name in COMMON)]
+    actions = [
+        c.ActionDef(FEINT, "Influence"),
+        c.ActionDef(AMBUSH, "Combat"),
+        *(a for a in DEFAULT_ACTIONS if a.name in COMMON),
+    ]
     return CreateContest(
         ruleset="contingency",
         title="The ford",
@@ -48,7 +53,7 @@ def _encounter(mode: c.IntentMode) -> CreateContest:
                 c.Connection(a="river", b="rock", barrier=c.Barrier(difficulty=6, action="Leap")),
             ],
             characters=[
-                c.Character(id="rook", name="Rook", zone="bank", actions=[FEINT, *COMMON]),
+                c.Character(id="rook", name="Rook", zone="bank", actions=[FEINT, AMBUSH, *COMMON]),
                 c.Character(id="wren", name="Wren", zone="bank", actions=COMMON),
                 c.Character(id="moss", name="Moss", zone="river", actions=COMMON),
                 c.Character(id="bandit", name="Bandit", zone="bank", actions=COMMON),
@@ -88,7 +93,7 @@ async def test_face_down_names_reach_nobody_else_before_they_resolve(agon_server
     others = [bob, cat, watcher]
     try:
         await gm.command(contest, c.OpenIntent())
-        await ann.command(contest, Declare(participant="rook", payload=c.Intent(actions=[FEINT, "Strike"])))
+        await ann.command(contest, Declare(participant="rook", payload=c.Intent(actions=[FEINT, AMBUSH])))
         await bob.command(contest, Declare(participant="wren", payload=c.Intent(actions=["Strike"])))
         await cat.command(contest, Declare(participant="moss", payload=c.Intent(actions=["Reposition"])))
         revealed = await gm.command(contest, Declare(participant="bandit", payload=c.Intent(actions=["Shoot"])))
@@ -98,7 +103,7 @@ async def test_face_down_names_reach_nobody_else_before_they_resolve(agon_server
         for client in [*clients.values(), late]:
             await client.wait_version(contest, revealed.version)
         for client in [*others, late]:
-            assert not _leaks(client, FEINT), client
+            assert not _leaks(client, FEINT) and not _leaks(client, AMBUSH), client
             view = client.mirrors[contest].rules
             rook = [a for a in view["actions"] if a["character"] == "rook"]
             assert [(a["type"], a["name"]) for a in rook] == [("Influence", None), ("Combat", None)]
@@ -106,11 +111,23 @@ async def test_face_down_names_reach_nobody_else_before_they_resolve(agon_server
                 assert _leaks(client, "rook: face down: Influence, Combat")
         assert _leaks(ann, FEINT) and _leaks(gm, FEINT)  # its player and the GM do see it
 
-        # Influence first: the Feint resolves, its card is turned over for everyone
+        # Influence first: the Feint resolves, its card is turned over for everyone; the Ambush stays down
         rolled = await ann.command(contest, c.Roll(faces=[6, 6, 6]))
         for client in [*others, late]:
             await client.wait_version(contest, rolled.version)
-            assert _leaks(client, FEINT)
+            assert _leaks(client, FEINT) and not _leaks(client, AMBUSH)
+
+        # Rook cannot perform her Ambush: a skipped card is never turned over
+        skipped = await ann.command(contest, c.Skip(action="rook.2"))
+        for client in [*clients.values(), late]:
+            await client.wait_version(contest, skipped.version)
+        for client in [*others, late]:
+            assert not _leaks(client, AMBUSH), client
+            rook = [a for a in client.mirrors[contest].rules["actions"] if a["character"] == "rook"]
+            assert [(a["name"], a["status"]) for a in rook] == [(FEINT, "resolved"), (None, "skipped")]
+        for client in others:
+            assert _leaks(client, "rook cannot perform its face-down Combat action"), client
+        assert _leaks(ann, f"rook cannot perform {AMBUSH}") and _leaks(gm, f"rook cannot perform {AMBUSH}")
         await late.close()
     finally:
         for client in clients.values():
@@ -133,6 +150,27 @@ async def _refused(client: AgonClient, contest: str, command: Any, code: str) ->
 
 def _zones(doc: dict[str, Any]) -> dict[str, list[str]]:
     return {z["id"]: z["characters"] for z in doc["rules"]["zones"]}
+
+
+SPLIT = c.SplitZone(
+    zone="bank",
+    into=[c.Zone(id="upper", name="Upper bank"), c.Zone(id="lower", name="Lower bank", traits=["Mud"])],
+    placements={"rook": "upper", "wren": "lower", "bandit": "upper"},
+)
+SPLIT_ZONES = {"river": [], "shore": ["moss"], "rock": [], "upper": ["rook", "bandit"], "lower": ["wren"]}
+UNSPLIT_ZONES = {"bank": ["rook", "wren", "bandit"], "river": [], "shore": ["moss"], "rock": []}
+REPLAY_AS = ["gm", "player:ann", "player:bob", "player:cat", "spectator"]  # the order of ``_table``'s clients
+
+
+def _replayed(log: Path, viewer: str, at: int | None = None) -> dict[str, Any]:
+    """``agon replay --json`` of the exported log as ``viewer`` (at version ``at``)."""
+    stop = ["--at", str(at)] if at is not None else []
+    replayed = subprocess.run(
+        [AGON, "replay", str(log), "--as", viewer, "--json", *stop], capture_output=True, text=True
+    )
+    assert replayed.returncode == 0, replayed.stderr
+    story: dict[str, Any] = json.loads(replayed.stdout)
+    return story
 
 
 async def test_two_rounds_a_split_a_rewind_and_a_replay_that_matches(
@@ -190,17 +228,9 @@ async def test_two_rounds_a_split_a_rewind_and_a_replay_that_matches(
         assert at_round_two[0]["rules"]["round"] == 2 and at_round_two[0]["rules"]["phase"] == "scene"
 
         # Round 2: the GM splits the bank; the map changes for everyone.
-        split = await gm.command(
-            contest,
-            c.SplitZone(
-                zone="bank",
-                into=[c.Zone(id="upper", name="Upper bank"), c.Zone(id="lower", name="Lower bank", traits=["Mud"])],
-                placements={"rook": "upper", "wren": "lower", "bandit": "upper"},
-            ),
-        )
+        split = await gm.command(contest, SPLIT)
         for doc in await all_at(split.version):
-            zones = {"river": [], "shore": ["moss"], "rock": [], "upper": ["rook", "bandit"], "lower": ["wren"]}
-            assert _zones(doc) == zones
+            assert _zones(doc) == SPLIT_ZONES
             assert doc["rules"]["ranges"]["rook"]["bandit"] == "engaged"
             assert doc["rules"]["ranges"]["wren"]["bandit"] == "near"
         await gm.command(contest, c.OpenIntent())
@@ -216,9 +246,18 @@ async def test_two_rounds_a_split_a_rewind_and_a_replay_that_matches(
             assert doc["rules"] == before["rules"]
             assert "upper" not in _zones(doc)
 
-        # Round 2 again, another way, played through: the scene, intent, every action, the environment.
+        # Round 2 again, another way, played through: the scene, the bank split anew, intent, every action,
+        # the environment.
         await gm.command(contest, c.AddTrait(zone="river", trait="Flooded"))
-        await gm.command(contest, c.SetScene(text="The river floods", foreshadow="the bank is crumbling"))
+        scene = await gm.command(contest, c.SetScene(text="The river floods", foreshadow="the bank is crumbling"))
+        before_split = await all_at(scene.version)
+        split = await gm.command(contest, SPLIT)
+        after_split = await all_at(split.version)
+        for doc, before in zip(after_split, before_split, strict=True):
+            assert _zones(before) == UNSPLIT_ZONES
+            assert _zones(doc) == SPLIT_ZONES
+            assert doc["rules"]["ranges"]["rook"]["bandit"] == "engaged"
+            assert doc["rules"]["ranges"]["wren"]["bandit"] == "near"
         await gm.command(contest, c.OpenIntent())
         await cat.command(contest, Declare(participant="moss", payload=c.Intent(actions=["Taunt"])))
         await ann.command(contest, Declare(participant="rook", payload=c.Intent(actions=["Strike"])))
@@ -245,9 +284,9 @@ async def test_two_rounds_a_split_a_rewind_and_a_replay_that_matches(
         for doc in await all_at(round_three.version):
             assert doc["rules"]["round"] == 3 and doc["rules"]["phase"] == "scene"
             assert "Flooded" in next(z for z in doc["rules"]["zones"] if z["id"] == "river")["traits"]
+            assert _zones(doc) == SPLIT_ZONES
         concluded = await gm.command(contest, Conclude())
-        final = (await gm.wait_version(contest, concluded.version)).doc
-        assert final is not None
+        final = await all_at(concluded.version)
     finally:
         for client in everyone:
             await client.close()
@@ -257,9 +296,15 @@ async def test_two_rounds_a_split_a_rewind_and_a_replay_that_matches(
     assert exported.returncode == 0
     verified = subprocess.run([AGON, "verify", str(log)], capture_output=True, text=True)
     assert verified.returncode == 0, verified.stderr
-    replayed = subprocess.run([AGON, "replay", str(log), "--as", "gm", "--json"], capture_output=True, text=True)
-    assert replayed.returncode == 0, replayed.stderr
-    state = json.loads(replayed.stdout)["view"]
-    assert state["rules"] == final["rules"]
-    assert state["version"] == final["version"]
-    assert "zone_split" in replayed.stdout and "control.rewound" in replayed.stdout
+    # Every seat's replay ends at the view it was patched to, and stopped on either side of the split that
+    # stands shows the bank whole, then split, as that seat saw it live.
+    for viewer, seen, before, after in zip(REPLAY_AS, final, before_split, after_split, strict=True):
+        story = _replayed(log, viewer)
+        assert story["view"] == seen, viewer
+        assert _zones(story["view"]) == SPLIT_ZONES, viewer
+        splits = [e["undone"] for e in story["timeline"] if e["kind"] == "contingency.zone_split"]
+        assert splits == [True, False], viewer  # the first split was rewound away, the second stands
+        assert any(e["kind"] == "control.rewound" for e in story["timeline"]), viewer
+        unsplit = _replayed(log, viewer, at=scene.version)["view"]
+        assert unsplit == before and _zones(unsplit) == UNSPLIT_ZONES, viewer
+        assert _replayed(log, viewer, at=split.version)["view"] == after, viewer

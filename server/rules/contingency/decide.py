@@ -66,7 +66,9 @@ def decide(state: ContingencyState, command: c.Command, ctx: Context) -> Sequenc
             planned = _planned(state, command.action)
             _may_act(ctx, planned.character)
             _idle(state)
-            skipped = c.ActionSkipped(action=planned.id, character=planned.character, name=planned.name)
+            skipped = c.ActionSkipped(
+                action=planned.id, character=planned.character, name=planned.name, action_type=planned.type
+            )
             return _then_environment(state, [skipped])
         case c.ChangeAction():
             planned = _planned(state, command.action)

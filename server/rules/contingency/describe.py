@@ -86,7 +86,10 @@ def describe(event: c.Event | c.Intent | c.FaceDownIntent) -> str:
             omens = f", {event.omens} omen(s)" if event.omens else ""
             return f"{event.action}: {faces}, result {event.result}{omens}{outcome}"
         case c.ActionSkipped():
-            return f"{event.character} cannot perform {event.name}"
+            if event.name is not None:
+                return f"{event.character} cannot perform {event.name}"
+            kind = f" {event.action_type}" if event.action_type is not None else ""
+            return f"{event.character} cannot perform its face-down{kind} action"
         case c.ChangeAsked():
             to = event.to if event.to is not None else "another action"
             return f"{event.action}: asks to change to {to}"

@@ -1,7 +1,8 @@
 """What each viewer may see of an encounter, and how events are shown to those who may not see a secret.
 
 In face-down mode an announced action shows only its type to everyone but its player and the GM until
-it resolves (its ``ActionRolled`` turns the card over); so do the reveal and a change asked for."""
+it resolves (its ``ActionRolled`` turns the card over); so do the reveal and a change asked for. A skipped
+action is never turned over: its name stays hidden in views, in its ``ActionSkipped`` and in the notice."""
 
 from __future__ import annotations
 
@@ -90,8 +91,11 @@ def sees_intent(state: ContingencyState, character: str, viewer: Viewer) -> bool
     return state.mode == "public" or viewer.omniscient or viewer.controls(character)
 
 
+TURNED_OVER = ("rolled", "resolved")  # a planned or skipped card stays face down
+
+
 def _action(state: ContingencyState, planned: Planned, viewer: Viewer) -> c.ActionView:
-    secret = planned.status == "planned" and not sees_intent(state, planned.character, viewer)
+    secret = planned.status not in TURNED_OVER and not sees_intent(state, planned.character, viewer)
     own = viewer.omniscient or viewer.controls(planned.character)
     return c.ActionView(
         id=planned.id,
@@ -121,6 +125,8 @@ def redact(state: ContingencyState, event: c.Event | Revealed, viewer: Viewer) -
             if state.mode == "face_down":
                 return msgspec.structs.replace(event, to=None, action_type=None)
             return event
+        case c.ActionSkipped() if not sees_intent(state, event.character, viewer):
+            return msgspec.structs.replace(event, name=None)
         case _:
             return event
 

@@ -177,6 +177,9 @@ def commands(table: Table) -> st.SearchStrategy[Command]:
         options += [declare] * 6
     if state.phase == "resolving":
         options += [st.builds(c.Roll, faces=_faces(table))] * 4
+        waiting = [p.id for p in queue(state)]
+        if waiting:  # a card skipped is never turned over: face down, its name stays its player's
+            options += [st.builds(c.Skip, action=st.sampled_from(waiting))] * 2
     if state.rolling is not None:
         rolling = state.rolling
         cuts = st.lists(st.integers(0, 3), min_size=3, max_size=3)
@@ -189,7 +192,8 @@ def commands(table: Table) -> st.SearchStrategy[Command]:
 
 
 def hidden(state: ContingencyState, viewer: Viewer) -> Iterable[str]:
-    """Face down, an unresolved action's name (and a change asked for) are its player's and the GM's."""
+    """Face down, the name of an action not turned over (planned, or skipped and so never resolved) is its
+    player's and the GM's; so is a change asked for, in either mode."""
     if viewer.omniscient:
         return
     from server.rules.contingency.view import view
@@ -198,7 +202,7 @@ def hidden(state: ContingencyState, viewer: Viewer) -> Iterable[str]:
         if viewer.controls(action.character):
             continue
         yield f"/rules/actions/{i}/change_asked"
-        if state.mode == "face_down" and action.status == "planned":
+        if state.mode == "face_down" and action.status in ("planned", "skipped"):
             yield f"/rules/actions/{i}/name"
 
 

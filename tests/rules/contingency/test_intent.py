@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from protocol.codec import encode
 from protocol.errors import FOREIGN
-from protocol.events import Declare
+from protocol.events import Declare, Rewind
 from protocol.rulesets import contingency as c
 from server.engine.views import viewer_for
 from server.net.notices import notice_frame
@@ -12,9 +12,14 @@ from server.rules.contingency import codes
 from server.rules.contingency.catalogue import DEFAULT_ACTIONS
 from tests.rules.contingency.table import ANN, BOB, GM, SPECTATOR, Table, encounter
 
-SECRET = "Feint"  # an action card only Rook holds
+SECRET = "Feint"  # action cards only Rook holds
+AMBUSH = "Ambush"
 COMMON = ["Strike", "Shoot", "Parley", "Taunt", "Reposition", "Defend"]
-ACTIONS = [c.ActionDef(SECRET, "Influence"), *(a for a in DEFAULT_ACTIONS if a.name in COMMON)]
+ACTIONS = [
+    c.ActionDef(SECRET, "Influence"),
+    c.ActionDef(AMBUSH, "Combat"),
+    *(a for a in DEFAULT_ACTIONS if a.name in COMMON),
+]
 
 
 def _table(mode: c.IntentMode) -> Table:
@@ -22,7 +27,7 @@ def _table(mode: c.IntentMode) -> Table:
         encounter(
             [c.Zone(id="camp", name="Camp"), c.Zone(id="road", name="Road")],
             [
-                c.Character(id="ann_pc", name="Rook", zone="camp", actions=[SECRET, *COMMON]),
+                c.Character(id="ann_pc", name="Rook", zone="camp", actions=[SECRET, AMBUSH, *COMMON]),
                 c.Character(id="bob_pc", name="Wren", zone="camp", actions=COMMON),
                 c.Character(id="bandit", name="Bandit", zone="road", actions=COMMON),
             ],
@@ -54,22 +59,73 @@ def _received(table: Table, actor: object, first: int = 0) -> bytes:
 
 def test_face_down_intent_shows_others_only_the_type_until_it_resolves() -> None:
     table = _table("face_down")
-    table.announce({"ann_pc": (ANN, [SECRET, "Strike"]), "bob_pc": (BOB, ["Reposition"]), "bandit": (GM, ["Shoot"])})
+    table.announce({"ann_pc": (ANN, [SECRET, AMBUSH]), "bob_pc": (BOB, ["Reposition"]), "bandit": (GM, ["Shoot"])})
     for viewer in (BOB, SPECTATOR):
         seen = table.view(viewer).rules.actions
         mine = [a for a in seen if a.character == "ann_pc"]
         assert [(a.type, a.name) for a in mine] == [("Influence", None), ("Combat", None)]
-        assert SECRET.encode() not in _received(table, viewer)
+        assert SECRET.encode() not in _received(table, viewer) and AMBUSH.encode() not in _received(table, viewer)
         assert b"Influence" in _received(table, viewer)
-    assert SECRET.encode() in _received(table, ANN) and SECRET.encode() in _received(table, GM)
+    for viewer in (ANN, GM):
+        assert SECRET.encode() in _received(table, viewer) and AMBUSH.encode() in _received(table, viewer)
     # the owner sees its own, Bob his own
     assert [a.name for a in table.view(BOB).rules.actions if a.character == "bob_pc"] == ["Reposition"]
 
-    # Influence resolves first: the card is turned over and everyone sees its name
+    # Influence resolves first: the card is turned over and everyone sees its name; the second stays down
     rolled = table.events(table.do(ANN, c.Roll(faces=[5, 5, 5])))[0]
     assert rolled.name == SECRET
-    assert SECRET.encode() in _received(table, SPECTATOR)
-    assert [a.name for a in table.view(SPECTATOR).rules.actions if a.character == "ann_pc"] == [SECRET, None]
+    for viewer in (BOB, SPECTATOR):
+        mine = [(a.name, a.status) for a in table.view(viewer).rules.actions if a.character == "ann_pc"]
+        assert mine == [(SECRET, "resolved"), (None, "planned")]
+        assert SECRET.encode() in _received(table, viewer)
+        assert AMBUSH.encode() not in _received(table, viewer)
+    assert [a.name for a in table.view(ANN).rules.actions if a.character == "ann_pc"] == [SECRET, AMBUSH]
+
+
+def test_a_skipped_face_down_card_is_never_turned_over() -> None:
+    table = _table("face_down")
+    table.announce({"ann_pc": (ANN, [SECRET, "Strike"]), "bob_pc": (BOB, []), "bandit": (GM, [])})
+    first = table.contest.version
+    assert table.refused(BOB, c.Skip(action="ann_pc.1")) == codes.NOT_YOUR_CHARACTER
+    table.do(ANN, c.Skip(action="ann_pc.1"))
+    for viewer in (BOB, SPECTATOR):
+        mine = [(a.type, a.name, a.status) for a in table.view(viewer).rules.actions if a.character == "ann_pc"]
+        assert mine == [("Influence", None, "skipped"), ("Combat", None, "planned")]
+        assert SECRET.encode() not in _received(table, viewer)
+        assert b"ann_pc cannot perform its face-down Influence action" in _received(table, viewer, first)
+    for viewer in (ANN, GM):
+        assert [a.name for a in table.view(viewer).rules.actions if a.character == "ann_pc"] == [SECRET, "Strike"]
+        assert b"ann_pc cannot perform Feint" in _received(table, viewer, first)
+
+    # her next card, changed (with the GM's leave) to another only she holds, is skipped too
+    table.do(ANN, c.ChangeAction(action="ann_pc.2", to=AMBUSH))
+    table.do(GM, c.RuleOnChange(action="ann_pc.2", allow=True, penalty=1))
+    table.do(GM, c.Skip(action="ann_pc.2"))
+    assert table.state.phase == "environment"
+    for viewer in (BOB, SPECTATOR):
+        assert [a.name for a in table.view(viewer).rules.actions] == [None, None]
+        shown = _received(table, viewer)
+        assert SECRET.encode() not in shown and AMBUSH.encode() not in shown
+    assert AMBUSH.encode() in _received(table, ANN, first)
+
+    # rewound to before the skips, the cards are down again; the undone lines still name nothing
+    table.do(GM, Rewind(to_version=first))
+    assert [(a.name, a.status) for a in table.view(BOB).rules.actions] == [(None, "planned"), (None, "planned")]
+    for viewer in (BOB, SPECTATOR):
+        shown = _received(table, viewer)
+        assert SECRET.encode() not in shown and AMBUSH.encode() not in shown
+
+
+def test_a_removed_characters_face_down_cards_stay_face_down() -> None:
+    table = _table("face_down")
+    table.announce({"ann_pc": (ANN, [SECRET]), "bob_pc": (BOB, ["Strike"]), "bandit": (GM, [])})
+    table.do(GM, c.RemoveCharacter(character="ann_pc"))
+    table.do(BOB, c.Roll(faces=[5, 5, 5]))  # the round goes on without her
+    for viewer in (BOB, SPECTATOR):
+        assert SECRET.encode() not in _received(table, viewer)
+        assert [(a.name, a.status) for a in table.view(viewer).rules.actions if a.character == "ann_pc"] == [
+            (None, "planned")
+        ]
 
 
 def test_public_intent_shows_every_name_at_the_reveal() -> None:
@@ -158,10 +214,12 @@ def test_a_replay_as_another_player_shows_face_down_intent_as_types() -> None:
     from server.audit import render_replay
 
     table = _table("face_down")
-    table.announce({"ann_pc": (ANN, [SECRET]), "bob_pc": (BOB, []), "bandit": (GM, [])})
+    table.announce({"ann_pc": (ANN, [SECRET, AMBUSH]), "bob_pc": (BOB, []), "bandit": (GM, [])})
+    table.do(ANN, c.Skip(action="ann_pc.1"))
     for shape in ("text", "markdown", "json"):
         shown = render_replay(table.log, None, "player:bob", shape)
-        assert "ann_pc: face down: Influence" in shown and SECRET not in shown, shape
+        assert "ann_pc: face down: Influence, Combat" in shown and SECRET not in shown, shape
+        assert "ann_pc cannot perform its face-down Influence action" in shown and AMBUSH not in shown, shape
         assert SECRET in render_replay(table.log, None, "player:ann", shape)
 
 

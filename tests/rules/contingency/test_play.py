@@ -146,7 +146,7 @@ def test_a_skipped_action_takes_no_step_and_the_round_moves_on() -> None:
     _announce(table, ann_pc=["Strike"])
     events = table.events(table.do(ANN, c.Skip(action="ann_pc.1")))
     assert events == [
-        c.ActionSkipped(action="ann_pc.1", character="ann_pc", name="Strike"),
+        c.ActionSkipped(action="ann_pc.1", character="ann_pc", name="Strike", action_type="Combat"),
         c.PhaseChanged(phase="environment"),
     ]
     assert table.refused(ANN, c.Environmental(text="the river rises")) == "auth/forbidden"
