@@ -52,10 +52,10 @@ async def test_an_exported_log_is_imported_read_only_and_opened_by_its_auditor_l
     target = f"sqlite:{tmp_path / 'target' / 'b.sqlite3'}"
     tampered = tmp_path / "tampered.jsonl"
     tampered.write_text(log.read_text().replace('"lunge"', '"LUNGE"', 1))
-    refused = agon("import", str(tampered), "--store", target, cwd=tmp_path)
+    refused = agon("import", str(tampered), "--store", target, "--create", cwd=tmp_path)
     assert refused.returncode != 0 and "not imported" in refused.stderr and "event " in refused.stderr
 
-    imported = agon("import", str(log), "--store", target, "--url", "http://agon.example/", cwd=tmp_path)
+    imported = agon("import", str(log), "--store", target, "--create", "--url", "http://agon.example/", cwd=tmp_path)
     assert imported.returncode == 0, imported.stderr
     assert f"stored contest {contest!r} read-only" in imported.stdout
     match = re.search(r"http://agon\.example/#t=(eyJ\S+)", imported.stdout)
