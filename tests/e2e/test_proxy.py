@@ -73,6 +73,10 @@ async def test_three_processes_behind_nginx_over_tls_lose_nothing_when_one_dies(
         for token in (invitations.seats["ann"], invitations.seats["bob"], invitations.spectator, invitations.gm):
             clients.append(await AgonClient.connect(url, follow=[Follow(contest, token)], resume=True))
         gm, ann, bob, _, gm2 = clients  # gm2: the GM's second window, on another process than the first
+        # Metrics stay on the internal network: each process serves them, the proxy does not.
+        assert http_get(f"https://localhost:{nginx.port}/metrics")[0] == 404
+        status, body = http_get(f"{servers[0].http_url}/metrics")
+        assert status == 200 and "agon_connections" in body
         # Round robin: five connections over three processes, every process holds at least one.
         counts = [open_connections(server) for server in servers]
         assert sum(counts) == 5 and min(counts) >= 1, counts
