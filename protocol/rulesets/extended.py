@@ -475,9 +475,12 @@ class GiftResolved(_Msg, frozen=True, tag="extended.gift_resolved"):
 
 
 class HeroPointsGranted(_Msg, frozen=True, tag="extended.hero_points_granted"):
-    contestant: str
-    points: int
-    reason: str
+    """The GM gave a PC hero points. Whom, how many and why are told only to the GM and that PC's player:
+    everyone else receives this event with ``contestant`` and ``points`` None and no reason."""
+
+    contestant: str | None
+    points: int | None
+    reason: str = ""
 
 
 class ContestResumed(_Msg, frozen=True, tag="extended.contest_resumed"):
