@@ -43,8 +43,8 @@ class Follower(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     modifier: Number = 0
 
 
-class Contestant(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
-    """A contestant. Controlled by the player whose seat names it, otherwise by the GM."""
+class RatedContestant(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    """What every QuestWorlds-family contestant is set up with: its ability, rating, modifiers and points."""
 
     id: Id
     name: Name
@@ -55,6 +55,11 @@ class Contestant(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     followers_ap: Number = 0  # AP of followers added at the start
     edge: Number = 0  # ^N; negative for a handicap
     hero_points: HeroPoints = 0
+
+
+class Contestant(RatedContestant, frozen=True, forbid_unknown_fields=True):
+    """A contestant. Controlled by the player whose seat names it, otherwise by the GM."""
+
     side: Id | None = None  # contestants sharing a side fight together; none: a side of its own
     # followers adding their AP at the start (they cannot lend it again)
     followers: Annotated[list[Follower], msgspec.Meta(max_length=64)] = []
@@ -470,9 +475,12 @@ class GiftResolved(_Msg, frozen=True, tag="extended.gift_resolved"):
 
 
 class HeroPointsGranted(_Msg, frozen=True, tag="extended.hero_points_granted"):
-    contestant: str
-    points: int
-    reason: str
+    """The GM gave a PC hero points. Whom, how many and why are told only to the GM and that PC's player:
+    everyone else receives this event with ``contestant`` and ``points`` None and no reason."""
+
+    contestant: str | None
+    points: int | None
+    reason: str = ""
 
 
 class ContestResumed(_Msg, frozen=True, tag="extended.contest_resumed"):

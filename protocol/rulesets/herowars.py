@@ -3,11 +3,12 @@ view."""
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Annotated, Literal
 
 import msgspec
 
 from protocol.common import ApChart, Dice, HeroPointWindow
+from protocol.rulesets.extended import Bid, Face, Id, Number, RatedContestant, Text
 
 Phase = Literal["declaring", "ready", "rolled", "tied", "decided"]
 Case = Literal["win", "transfer", "both_failure", "both_fumble", "failure_vs_fumble", "tie"]
@@ -19,23 +20,13 @@ class _Msg(msgspec.Struct, frozen=True, forbid_unknown_fields=True, tag_field="t
     pass
 
 
-class Contestant(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
-    """One side's contestant. Controlled by the player whose seat names it, otherwise by the GM."""
-
-    id: str
-    name: str
-    ability: str
-    rating: str  # "14", "5W", "5W2"
-    modifier: int = 0  # situational modifiers, added to the value
-    augment: int = 0  # augments, added to the value
-    followers_ap: int = 0  # AP of followers added at the start
-    edge: int = 0  # edge (negative: handicap), added to this contestant's bid when the other side pays
-    hero_points: int = 0
+class Contestant(RatedContestant, frozen=True, forbid_unknown_fields=True):
+    """One side's contestant, controlled by the player whose seat names it, otherwise by the GM."""
 
 
 class HerowarsSetup(_Msg, frozen=True, tag="herowars.setup"):
-    prize: str
-    contestants: list[Contestant]
+    prize: Text
+    contestants: Annotated[list[Contestant], msgspec.Meta(max_length=64)]
     cap_3x: bool = False  # optional rule: no loss or transfer exceeds three times the modified bid
     players_type_faces: bool = False  # physical dice: a player may type in the faces of their own exchange
     hero_point_window: HeroPointWindow = "always"  # whose answer a rolled exchange waits for (see docs)
@@ -47,8 +38,8 @@ class HerowarsSetup(_Msg, frozen=True, tag="herowars.setup"):
 class Intent(_Msg, frozen=True, tag="herowars.intent"):
     """A contestant's statement of intent and bid for its exchange this round; sealed until both declared."""
 
-    action: str = ""
-    bid: int | None = None  # no bid: 3
+    action: Text = ""
+    bid: Bid | None = None  # no bid: 3
 
 
 # --- commands -----------------------------------------------------------------------------------------
@@ -57,21 +48,21 @@ class Intent(_Msg, frozen=True, tag="herowars.intent"):
 class SetOrder(_Msg, frozen=True, tag="herowars.set_order"):
     """GM: who acts first this round (before the round's first roll)."""
 
-    order: list[str]
+    order: Annotated[list[Id], msgspec.Meta(max_length=64)]
 
 
 class Roll(_Msg, frozen=True, tag="herowars.roll"):
     """Roll the current exchange. Physical dice: the faces, actor's first (null for a side with no die)."""
 
-    faces: list[int | None] | None = None
+    faces: Annotated[list[Face | None], msgspec.Meta(max_length=8)] | None = None
 
 
 class SpendHeroPoint(_Msg, frozen=True, tag="herowars.spend_hero_point"):
-    contestant: str
+    contestant: Id
 
 
 class PassHeroPoint(_Msg, frozen=True, tag="herowars.pass_hero_point"):
-    contestant: str
+    contestant: Id
 
 
 class Confirm(_Msg, frozen=True, tag="herowars.confirm"):
@@ -84,18 +75,18 @@ class SettleTie(_Msg, frozen=True, tag="herowars.settle_tie"):
     ``winner`` None: nobody loses. Otherwise the other contestant loses ``loss`` AP, which the winner gains
     when ``transfer``."""
 
-    winner: str | None
-    loss: int = 0
+    winner: Id | None
+    loss: Number = 0
     transfer: bool = False
-    reason: str = ""
+    reason: Text = ""
 
 
 class Adjust(_Msg, frozen=True, tag="herowars.adjust"):
     """GM: correct a contestant's AP by ``delta``, with a reason."""
 
-    contestant: str
-    delta: int
-    reason: str
+    contestant: Id
+    delta: Number
+    reason: Text
 
 
 Command = SetOrder | Roll | SpendHeroPoint | PassHeroPoint | Confirm | SettleTie | Adjust

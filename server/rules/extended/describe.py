@@ -113,6 +113,8 @@ def describe(event: x.Event | x.Intent) -> str:
                 f"{event.recipient} +{event.recipient_gains}, {event.opponent} +{event.opponent_gains}"
             )
         case x.HeroPointsGranted():
+            if event.contestant is None:
+                return "the GM grants hero points"
             reason = f": {event.reason}" if event.reason else ""
             return f"the GM grants {event.contestant} {event.points} hero point(s){reason}"
         case _:

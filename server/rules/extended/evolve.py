@@ -158,6 +158,8 @@ def _evolve(state: ExtendedState, event: x.Event | Revealed) -> ExtendedState:
             fighters[event.opponent] = _moved(fighters[event.opponent], event.opponent_gains)
             return replace(state, fighters=fighters)
         case x.HeroPointsGranted():
+            if event.contestant is None or event.points is None:
+                return state  # only a viewer's redacted copy names no one; the log's event always does
             fighter = state.fighters[event.contestant]
             fighter = replace(fighter, hero_points=fighter.hero_points + event.points)
             return replace(state, fighters={**state.fighters, event.contestant: fighter})

@@ -1,8 +1,9 @@
 """What each viewer may learn from an extended contest's events (its notices, the story so far, replays).
 
 A contestant's rating and hero points are its controller's and the GM's (as in the view): a disengagement
-rolled against the opponent's rating shows the others the dice and the result, not the rating; the hero
-points the GM grants are told only to the GM and the contestant's controller.
+rolled against the opponent's rating shows the others the dice and the result, not the rating; of the hero
+points the GM grants, everyone else learns only that the GM granted some (no one, no number, no reason), which
+the contest's version moving on would tell them anyway.
 """
 
 from __future__ import annotations
@@ -18,7 +19,9 @@ from server.rules.extended.state import ExtendedState
 def redact(state: ExtendedState, event: x.Event | Revealed, viewer: Viewer) -> x.Event | Revealed | None:
     match event:
         case x.HeroPointsGranted():
-            return event if _sees(viewer, event.contestant) else None
+            if event.contestant is None or _sees(viewer, event.contestant):
+                return event
+            return x.HeroPointsGranted(contestant=None, points=None)
         case x.DisengageRolled():
             opponent = state.fighters.get(event.opponent)
             if opponent is None or event.roll.resistance != opponent.rating or _sees(viewer, opponent.id):

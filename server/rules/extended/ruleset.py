@@ -19,33 +19,23 @@ from server.rules.extended.redact import redact
 from server.rules.extended.state import ExtendedState, Fighter
 from server.rules.extended.view import view
 from server.rules.questworlds.chart import started
+from server.rules.questworlds.setup import modified_rating, player_controlled
 
 
 def initial(setup: x.ExtendedSetup, seats: Sequence[Seat]) -> ExtendedState:
     if len(setup.contestants) < 2:
         raise Refused(codes.BAD_SETUP, "contestants: a contest needs at least two contestants")
-    ids = [c.id for c in setup.contestants]
-    if len(set(ids)) != len(ids) or not all(ids):
-        raise Refused(codes.BAD_SETUP, "contestants: ids must be distinct and non-empty")
-    controlled: set[str] = set()
-    for seat in seats:
-        for contestant in seat.contestants:
-            if contestant not in ids:
-                raise Refused(codes.BAD_SETUP, f"seats: {seat.id!r} names no contestant {contestant!r}")
-            if seat.role == "player":
-                if contestant in controlled:
-                    raise Refused(codes.BAD_SETUP, f"seats: {contestant!r} is controlled by two players")
-                controlled.add(contestant)
+    controlled = player_controlled([c.id for c in setup.contestants], seats)
     fighters: dict[str, Fighter] = {}
     for i, c in enumerate(setup.contestants):
-        rolled = codes.parse_rating(c.rating, f"contestants[{i}].rating").modified(c.modifier + c.augment)
+        rolled = modified_rating(c.rating, c.modifier + c.augment, f"contestants[{i}]")
         starting = rolled.value + c.followers_ap
         if starting < 1:
             raise Refused(codes.BAD_SETUP, f"contestants[{i}]: starting AP {starting} is below 1")
         if c.hero_points < 0 or c.followers_ap < 0:
             raise Refused(codes.BAD_SETUP, f"contestants[{i}]: hero points and followers' AP are never negative")
         followers = [
-            codes.parse_rating(f.rating, f"contestants[{i}].followers[{j}].rating").modified(f.modifier).value
+            modified_rating(f.rating, f.modifier, f"contestants[{i}].followers[{j}]").value
             for j, f in enumerate(c.followers)
         ]
         if any(ap < 0 for ap in followers):

@@ -16,7 +16,7 @@ from server.rules.herowars.evolve import evolve
 from server.rules.herowars.state import Fighter, HerowarsState
 from server.rules.herowars.view import view
 from server.rules.questworlds.chart import started
-from server.rules.questworlds.setup import parse_rating, player_controlled, starting_ap
+from server.rules.questworlds.setup import modified_rating, player_controlled, starting_ap
 
 
 def initial(setup: h.HerowarsSetup, seats: Sequence[Seat]) -> HerowarsState:
@@ -27,7 +27,7 @@ def initial(setup: h.HerowarsSetup, seats: Sequence[Seat]) -> HerowarsState:
     for i, c in enumerate(setup.contestants):
         if c.hero_points < 0:
             raise Refused(codes.BAD_SETUP, f"contestants[{i}].hero_points: never negative")
-        rating = parse_rating(c.rating, f"contestants[{i}].rating").modified(c.modifier + c.augment)
+        rating = modified_rating(c.rating, c.modifier + c.augment, f"contestants[{i}]")
         ap = starting_ap(rating, c.followers_ap, f"contestants[{i}]")
         fighters[c.id] = Fighter(
             id=c.id,

@@ -18,6 +18,10 @@ MAX_MASTERIES = 100
 """The most masteries a written rating may have (``20W100``): far beyond any table, and it keeps every
 value a rating gives small."""
 
+MAX_VALUE = MASTERY_STEP * (MAX_MASTERIES + 1)
+"""The value of ``20W100``, the highest rating that can be written (2020): a rating with its modifiers must
+stay at or below it, so that what a contest rolls with is a rating a player could have typed."""
+
 _WRITTEN = re.compile(r"(?P<tn>[+-]?\d+)(?:(?P<mark>[WM])(?P<count>\d+)?)?", re.IGNORECASE)
 _MINUS_SIGNS = str.maketrans({"\u2212": "-", "\u2013": "-"})
 

@@ -6,7 +6,7 @@ from collections.abc import Sequence
 
 from protocol.common import Seat
 from protocol.errors import Refused
-from server.rules.questworlds.ratings import Rating
+from server.rules.questworlds.ratings import MAX_VALUE, Rating
 
 BAD_SETUP = "contest/bad_setup"
 BAD_RATING = "rules/bad_rating"
@@ -18,6 +18,22 @@ def parse_rating(text: str, field: str) -> Rating:
         return Rating.parse(text)
     except ValueError as exc:
         raise Refused(BAD_RATING, f"{field}: {exc}") from None
+
+
+def modified_rating(text: str, modifier: int, field: str) -> Rating:
+    """A rating as written with its modifiers (augments included) added, or Refused: a modifier is at most
+    ±MAX_VALUE, and the rating it gives must be one that can be written (at most ``20W100``), since the
+    contest rolls with it for as long as it lasts."""
+    rating = parse_rating(text, f"{field}.rating")
+    if abs(modifier) > MAX_VALUE:
+        raise Refused(BAD_SETUP, f"{field}: a modifier of {modifier:+d} is beyond ±{MAX_VALUE}")
+    if rating.value + modifier > MAX_VALUE:
+        raise Refused(
+            BAD_SETUP,
+            f"{field}: {text} {modifier:+d} is above {Rating.from_value(MAX_VALUE)}, the highest rating a contest "
+            "can roll with",
+        )
+    return rating.modified(modifier)
 
 
 def player_controlled(ids: Sequence[str], seats: Sequence[Seat]) -> set[str]:

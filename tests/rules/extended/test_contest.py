@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 
 from protocol.common import Actor
-from protocol.events import CloseDeclarations, Declare, Redo, Undo
+from protocol.errors import Refused
+from protocol.events import CloseDeclarations, CreateContest, Declare, Redo, Undo
 from protocol.rulesets import extended as x
 from protocol.views import ContestView
 from server.engine.ruleset import Viewer
@@ -434,3 +437,37 @@ def test_the_gm_sees_its_own_contestants_as_controlled_by_it() -> None:
 def test_players_are_told_when_they_may_type_their_own_faces() -> None:
     assert view(Table(duel(hero_points=0)), ANN).rules.players_type_faces is False
     assert view(Table(duel(hero_points=0, players_type_faces=True)), ANN).rules.players_type_faces is True
+
+
+def _aria(rating: str = "15", modifier: int = 0, augment: int = 0, **more: Any) -> CreateContest:
+    request = duel()
+    request.setup.contestants[0] = x.Contestant(
+        id="aria", name="Aria", ability="Sword", rating=rating, modifier=modifier, augment=augment, **more
+    )
+    return request
+
+
+@pytest.mark.parametrize(
+    ("rating", "modifier", "augment"),
+    [("20W100", 1, 0), ("10", 2011, 0), ("10", 10**6, 0), ("20W99", 10, 11), ("10", -(10**6), 0)],
+)
+def test_a_setup_no_roll_could_be_made_with_is_refused(rating: str, modifier: int, augment: int) -> None:
+    # 20W100 is the highest rating that can be written; 10 + 2011 would be 1W101, which cannot
+    with pytest.raises(Refused) as exc:
+        Table(_aria(rating, modifier, augment, followers_ap=10**6))
+    assert exc.value.code == "contest/bad_setup"
+
+
+def test_a_follower_whose_rating_cannot_be_written_is_refused() -> None:
+    follower = x.Follower(name="Hound", rating="20W100", modifier=1)
+    with pytest.raises(Refused) as exc:
+        Table(_aria(followers=[follower]))
+    assert exc.value.code == "contest/bad_setup"
+
+
+def test_the_highest_rating_that_can_be_written_is_rolled_with() -> None:
+    table = Table(_aria("20W99", modifier=15, augment=5))  # 1999 + 20 = 2019 + 1: 20W100
+    assert table.rules.fighters["aria"].rating == "20W100"
+    table.declare()
+    table.do(GM, x.Roll(faces=[5, 15]))
+    assert rolled(table).actor_level == "Critical" and rolled(table).actor_value == 2020

@@ -6,7 +6,7 @@ from __future__ import annotations
 from protocol.common import Actor
 from protocol.events import Command
 from protocol.rulesets import extended as x
-from server.engine.views import viewer_for
+from server.engine.views import shown_event, viewer_for
 from server.net.notices import notice_line
 from server.rules.extended.ruleset import EXTENDED
 from tests.engine.table import ANN, BOB, GM, SPECTATOR, Table, duel
@@ -56,8 +56,21 @@ def test_the_player_of_the_opponent_sees_its_rating_and_the_one_who_leaves_does_
     assert told == {"gm": (True, False), "bob": (True, False), "ann": (False, True), "spectator": (False, True)}
 
 
-def test_hero_points_granted_are_told_only_to_the_gm_and_the_contestants_player() -> None:
+def test_hero_points_granted_are_told_whole_only_to_the_gm_and_the_contestants_player() -> None:
     table = Table(raid())
     seen = notices(table, GM, x.GrantHeroPoints(contestant="aria", points=2, reason="a fine speech"))
     line = "the GM grants aria 2 hero point(s): a fine speech"
-    assert seen == {"gm": line, "ann": line, "bob": None, "spectator": None}
+    # everyone else is told that a grant happened (the version moved on), not to whom, how many or why
+    neutral = "the GM grants hero points"
+    assert seen == {"gm": line, "ann": line, "bob": neutral, "spectator": neutral}
+
+
+def test_others_receive_the_grant_naming_no_one_so_their_timeline_has_no_unexplained_step() -> None:
+    table = Table(raid())
+    before = table.rules
+    envelope = table.do(GM, x.GrantHeroPoints(contestant="aria", points=2, reason="a fine speech"))[0]
+    seats = table.contest.created.seats
+    shown = {a.principal: shown_event(EXTENDED, before, envelope, viewer_for(a, seats)) for a in EVERYONE}
+    hidden = x.HeroPointsGranted(contestant=None, points=None, reason="")
+    assert shown["bob"] == shown["spectator"] == hidden
+    assert shown["ann"] == shown["gm"] == x.HeroPointsGranted(contestant="aria", points=2, reason="a fine speech")

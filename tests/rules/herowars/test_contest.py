@@ -3,13 +3,16 @@ points, the end of the contest and its outcome."""
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 import pytest
 
+from protocol.codec import decode_untrusted
 from protocol.common import Actor, Seat
 from protocol.errors import Refused
 from protocol.events import CreateContest, Declare
+from protocol.messages import ClientMessage
 from protocol.rulesets import extended as x
 from protocol.rulesets import herowars as h
 from server.rulesets import ruleset
@@ -213,6 +216,28 @@ def test_a_bad_setup_is_refused(erik: str, code: str) -> None:
     with pytest.raises(Refused) as exc:
         contest(erik=erik)
     assert exc.value.code == code
+
+
+@pytest.mark.parametrize(
+    "extra",
+    [{"modifier": 1}, {"augment": 2010, "modifier": 1}, {"modifier": -2021, "followers_ap": 10**6}],
+)
+def test_a_setup_no_roll_could_be_made_with_is_refused(extra: dict[str, int]) -> None:
+    # 20W100 is the highest rating that can be written: one more would be 1W101, which no roll can read
+    with pytest.raises(Refused) as exc:
+        contest(erik="20W100" if "augment" not in extra else "10", **extra)
+    assert exc.value.code == "contest/bad_setup"
+
+
+@pytest.mark.parametrize("field", ["modifier", "augment", "followers_ap", "edge", "hero_points"])
+def test_a_setup_number_beyond_its_bound_is_refused_when_decoded(field: str) -> None:
+    erik = {"id": "erik", "name": "Erik", "ability": "Sword", "rating": "15", field: 10**30}
+    jonas = {"id": "jonas", "name": "Jonas", "ability": "Spear", "rating": "15"}
+    setup = {"type": "herowars.setup", "prize": "the ford", "contestants": [erik, jonas]}
+    frame = {"type": "create", "id": "c1", "contest": {"ruleset": "herowars", "setup": setup, "seats": []}}
+    with pytest.raises(Refused) as exc:
+        decode_untrusted(json.dumps(frame), ClientMessage)  # type: ignore[arg-type]
+    assert exc.value.code == "protocol/bad_field" and field in exc.value.message
 
 
 def test_starting_ap_is_the_value_with_modifiers_augments_and_followers() -> None:
