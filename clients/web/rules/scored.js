@@ -412,7 +412,8 @@ function JoinForm({ view, act, newcomers }) {
   const who = names(view);
   const [contestant, setContestant] = useState(newcomers[0]?.id ?? "");
   const side = rules.contestants.find((c) => c.id === contestant)?.side;
-  const comrades = rules.contestants.filter((c) => c.side === side && c.present && !c.out);
+  // only a main contestant who rolls the rounds: never a follower (rules/not_a_comrade)
+  const comrades = rules.contestants.filter((c) => c.side === side && c.role === "main" && c.present && !c.out);
   const [comrade, setComrade] = useChoice(comrades); // follows the newcomer
   return html`<details class="join"><summary>A late arrival joins</summary>
     <${ActionForm} run=${() => act({ type: "scored.join", contestant, comrade })} label="Join" kind="" testid="join">

@@ -255,6 +255,12 @@ def _join(state: ScoredState, command: s.Join, ctx: Context) -> list[s.Event]:
     comrade = codes.active(state, command.comrade, "comrade")
     if comrade.side != newcomer.side:
         raise Refused(codes.NOT_A_TEAMMATE, f"comrade: {command.comrade!r} is not on {command.contestant!r}'s side")
+    if not comrade.main:  # §5.2.7: "two PCs may face off against the same opposition, both sharing the same tally"
+        raise Refused(
+            codes.NOT_A_COMRADE,
+            f"comrade: {command.comrade!r} is a follower ({comrade.role}): a late arrival shares the tally of a "
+            "main contestant who rolls the rounds",
+        )
     if state.phase == "decided":
         raise Refused(codes.OUT_OF_PHASE, "the sequence is decided")
     return [s.Joined(contestant=command.contestant, comrade=command.comrade)]
