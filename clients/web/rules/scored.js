@@ -488,7 +488,8 @@ function Actions({ view, me, act }) {
     const engagers = helpers.filter((c) => c.role !== "supporter" && (c.engaged_with ?? []).length === 0 && rules.contestants.some((f) => f.follower_of && f.side !== c.side && active(f)));
     if (rules.phase === "between" && typesFaces && engagers.length > 0) parts.push(html`<${EngageForm} key="engage" view=${view} act=${act} opponents=${engagers} gm=${gm} />`);
     for (const target of taken) {
-      const shooters = helpers.filter((c) => c.side !== target.side && (!rules.outcome || c.side === rules.outcome.winner));
+      // a supporter strikes no opponent (rules/supporter_does_not_engage)
+      const shooters = helpers.filter((c) => c.role !== "supporter" && c.side !== target.side && (!rules.outcome || c.side === rules.outcome.winner));
       if (shooters.length > 0 && typesFaces) {
         parts.push(html`<${PartingShotForm} key=${`ps-${target.id}`} view=${view} act=${act} shooters=${shooters} targets=${taken.filter((t) => t.side === target.side)} />`);
         break;

@@ -217,6 +217,11 @@ def _engage(state: ScoredState, command: s.EngageFollower, ctx: Context) -> list
 def _parting_shot(state: ScoredState, command: s.PartingShot, ctx: Context) -> list[s.Event]:
     shooter = codes.active(state, command.shooter, "shooter")
     codes.acts_for(ctx, command.shooter, "shooter")
+    if shooter.role == "supporter":  # §5.2.1.3: it "does not directly engage your opponents"
+        raise Refused(
+            codes.SUPPORTER_DOES_NOT_ENGAGE,
+            f"shooter: {command.shooter!r} is a supporter: it assists, and takes no shot at an opponent",
+        )
     if state.outcome is not None and shooter.side == state.outcome.loser:
         raise Refused(codes.BEATEN, f"shooter: the sequence is decided and {command.shooter!r}'s side is beaten")
     target = codes.member(state, command.target, "target")
