@@ -73,7 +73,7 @@ function SetupForm({ setup, onChange, errors }) {
             <${Select} label="Role" name=${`c${i}-role`} value=${c.role} onChange=${(v) => setContestant(i, "role", v)} options=${ROLES} />
             <${Field} label="Follower of (leader's name)" name=${`c${i}-leader`} value=${c.leader} onInput=${(v) => setContestant(i, "leader", v)}
               error=${errors[`c${i}.leader`]} hint="For a follower only." />
-            <${Field} type="number" min="0" label="Story points" name=${`c${i}-story`} value=${c.story_points}
+            <${Field} type="number" min="0" max="100" label="Story points" name=${`c${i}-story`} value=${c.story_points}
               onInput=${(v) => setContestant(i, "story_points", v)} error=${errors[`c${i}.story_points`]} hint="Each adds a success after the dice." />
             <${Check} label="Joins later (shares a comrade's tally)" checked=${c.joins_later} onChange=${(v) => setContestant(i, "joins_later", v)} />
           </div>
@@ -94,7 +94,7 @@ function buildContest(setup) {
     if (!c.name.trim()) errors[`c${i}.name`] = "A name is needed.";
     if (!RATING.test(c.rating)) errors[`c${i}.rating`] = "Write a rating like 14, 5W or 5W2.";
     const points = Number(String(c.story_points).trim() || "0");
-    if (!Number.isInteger(points) || points < 0) errors[`c${i}.story_points`] = "a whole number, at least 0";
+    if (!Number.isInteger(points) || points < 0 || points > 100) errors[`c${i}.story_points`] = "a whole number from 0 to 100";
     const id = slug(c.name, ids);
     byName.set(c.name.trim().toLowerCase(), id);
     return { c, i, id, points };

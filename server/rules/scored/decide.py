@@ -63,6 +63,11 @@ def decide(state: ScoredState, command: s.Command, ctx: Context) -> Sequence[s.E
                 raise Refused(
                     codes.OUT_OF_PHASE, f"the GM corrects tallies between rounds (the sequence is {state.phase})"
                 )
+            if state.tallies[target.tally] + command.delta > s.MAX_POINTS:
+                raise Refused(
+                    codes.BAD_DELTA,
+                    f"delta: {command.contestant!r}'s tally would pass {s.MAX_POINTS:,} resolution points",
+                )
             adjusted = s.PointsAdjusted(contestant=command.contestant, delta=command.delta, reason=command.reason)
             return [adjusted, *settle(state, [adjusted], {target.tally: command.delta})]
         case _:
