@@ -3,7 +3,7 @@ tactic, commands, events and the view."""
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Annotated, Literal
 
 import msgspec
 
@@ -15,6 +15,24 @@ Phase = Literal["between", "declaring", "ready", "rolled", "decided"]
 ContestKind = Literal["round", "assist", "engage", "parting_shot"]
 OutReason = Literal["tally", "round", "engaged"]
 
+# Every number and text a client sends is bounded here, at decoding: a value outside gets
+# ``protocol/bad_field`` naming the field, and no rules computation ever sees it. Every number a view shows
+# stays within what a JavaScript client represents exactly.
+MAX_POINTS = 1_000_000
+"""The most resolution points a correction or a shift moves, and the most a correction may take a tally to
+(``rules/bad_delta`` past it)."""
+
+Points = Annotated[int, msgspec.Meta(ge=-MAX_POINTS, le=MAX_POINTS)]
+StoryPoints = Annotated[int, msgspec.Meta(ge=0, le=100)]
+Face = Annotated[int, msgspec.Meta(ge=-100, le=100)]
+Faces = Annotated[list[Face], msgspec.Meta(max_length=8)]
+RatingText = Annotated[str, msgspec.Meta(min_length=1, max_length=12)]
+"""A rating as written (``14``, ``5W``, ``5W2``); its meaning is checked by the rules (``rules/bad_rating``), its
+length here."""
+Id = Annotated[str, msgspec.Meta(max_length=64)]
+Name = Annotated[str, msgspec.Meta(max_length=200)]
+Text = Annotated[str, msgspec.Meta(max_length=2000)]
+
 
 class _Msg(msgspec.Struct, frozen=True, forbid_unknown_fields=True, tag_field="type"):
     pass
@@ -25,21 +43,21 @@ class Contestant(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
 
     A follower is controlled by whoever controls its leader (its seat names both)."""
 
-    id: str
-    name: str
-    side: str  # exactly two sides, e.g. "heroes" and "opposition"
-    ability: str = ""
-    rating: str = "10"  # "14", "5W", "5W2"
-    story_points: int = 0
-    follower_of: str | None = None
+    id: Id
+    name: Name
+    side: Id  # exactly two sides, e.g. "heroes" and "opposition"
+    ability: Name = ""
+    rating: RatingText = "10"  # "14", "5W", "5W2"
+    story_points: StoryPoints = 0
+    follower_of: Id | None = None
     role: Role = "main"  # a follower's role: contestant, secondary or supporter
     joins_later: bool = False  # not in the sequence until it joins a comrade's tally
 
 
 class ScoredSetup(_Msg, frozen=True, tag="scored.setup"):
-    prize: str
-    contestants: list[Contestant]
-    assist_resistance: str = "10"  # the base resistance of a beneficiary's first assist
+    prize: Text
+    contestants: Annotated[list[Contestant], msgspec.Meta(max_length=64)]
+    assist_resistance: RatingText = "10"  # the base resistance of a beneficiary's first assist
     players_type_faces: bool = False  # physical dice: a player may type in the faces of their own rolls
     story_point_window: HeroPointWindow = "always"  # whose answer a rolled contest waits for (see docs)
 
@@ -51,9 +69,9 @@ class Tactic(_Msg, frozen=True, tag="scored.tactic"):
     """A contestant's tactic for this round, sealed until both sides have chosen."""
 
     tactic: TacticKind = "none"
-    action: str = ""
-    ability: str | None = None  # another ability for this round
-    rating: str | None = None  # its rating; required with ability
+    action: Text = ""
+    ability: Name | None = None  # another ability for this round
+    rating: RatingText | None = None  # its rating; required with ability
 
 
 # --- commands -----------------------------------------------------------------------------------------
@@ -62,51 +80,57 @@ class Tactic(_Msg, frozen=True, tag="scored.tactic"):
 class StartRound(_Msg, frozen=True, tag="scored.start_round"):
     """GM: the next round, between two opponents; ``initiative`` chooses its tactics first."""
 
-    initiative: str
-    responder: str
+    initiative: Id
+    responder: Id
 
 
 class Roll(_Msg, frozen=True, tag="scored.roll"):
     """Roll the round. Physical dice: the faces, the initiative's first."""
 
-    faces: list[int] | None = None
+    faces: Faces | None = None
 
 
 class SpendStoryPoint(_Msg, frozen=True, tag="scored.spend_story_point"):
     """After the dice: one more success for the contestant (repeatable while it has story points)."""
 
-    contestant: str
+    contestant: Id
 
 
 class KeepStoryPoints(_Msg, frozen=True, tag="scored.keep_story_points"):
-    contestant: str
+    contestant: Id
 
 
 class Confirm(_Msg, frozen=True, tag="scored.confirm"):
     """GM: resolve the rolled contest now."""
 
 
-class Assist(_Msg, frozen=True, tag="scored.assist"):
+class _SimpleContest(_Msg, frozen=True, kw_only=True):
+    """A command rolling a simple contest: what its first party does, another ability of its own (``ability``
+    and ``rating`` together), and physical faces."""
+
+    action: Text = ""
+    ability: Name | None = None
+    rating: RatingText | None = None
+    faces: Faces | None = None
+
+
+class Assist(_SimpleContest, frozen=True, tag="scored.assist"):
     """A simple contest against the assist resistance to change a teammate's tally. Faces: the helper's,
     then the resistance's."""
 
-    helper: str
-    beneficiary: str
-    action: str = ""
-    ability: str | None = None
-    rating: str | None = None
-    faces: list[int] | None = None
+    helper: Id
+    beneficiary: Id
 
 
 class ShiftPoints(_Msg, frozen=True, tag="scored.shift_points"):
     """Move resolution points from a contestant's tally onto its follower acting as a secondary contestant."""
 
-    contestant: str
-    follower: str
-    points: int
+    contestant: Id
+    follower: Id
+    points: Points
 
 
-class EngageFollower(_Msg, frozen=True, tag="scored.engage_follower"):
+class EngageFollower(_SimpleContest, frozen=True, tag="scored.engage_follower"):
     """An otherwise unengaged opponent (one that has met in a round no opponent still in the sequence:
     ``rules/otherwise_engaged``) engages an opposing follower to remove it; on any failure of the follower it is
     out. The follower rolls its own rating. The opponent's side is named by whoever controls it (§5.2.1.3):
@@ -115,38 +139,32 @@ class EngageFollower(_Msg, frozen=True, tag="scored.engage_follower"):
     the opponent's own). A supporter engages nobody: it assists (``rules/supporter_does_not_engage``).
     Faces: the opponent's, then the follower's."""
 
-    opponent: str
-    follower: str
-    ability: str | None = None
-    rating: str | None = None
-    action: str = ""
-    faces: list[int] | None = None
+    opponent: Id
+    follower: Id
 
 
-class PartingShot(_Msg, frozen=True, tag="scored.parting_shot"):
-    """A contestant strikes an opponent just taken out. Faces: the shooter's, then the target's."""
+class PartingShot(_SimpleContest, frozen=True, tag="scored.parting_shot"):
+    """A contestant strikes an opponent just taken out; a supporter strikes nobody
+    (``rules/supporter_does_not_engage``). Faces: the shooter's, then the target's."""
 
-    shooter: str
-    target: str
-    action: str = ""
-    ability: str | None = None
-    rating: str | None = None
-    faces: list[int] | None = None
+    shooter: Id
+    target: Id
 
 
 class Join(_Msg, frozen=True, tag="scored.join"):
-    """A contestant arrives and shares the tally of a comrade already in the sequence."""
+    """A contestant arrives and shares the tally of a comrade already in the sequence: a main contestant of
+    its side, never a follower (``rules/not_a_comrade``)."""
 
-    contestant: str
-    comrade: str
+    contestant: Id
+    comrade: Id
 
 
 class Adjust(_Msg, frozen=True, tag="scored.adjust"):
     """GM: correct the resolution points against a contestant's tally, with a reason."""
 
-    contestant: str
-    delta: int
-    reason: str
+    contestant: Id
+    delta: Points
+    reason: Text
 
 
 Command = (

@@ -142,6 +142,9 @@ def test_two_rounds_of_a_scored_sequence_in_the_browser(agon_server: ServerFacto
         expect(page.get_by_test_id("score-ogre")).to_have_text("behind 1–4")
     expect(watcher.get_by_test_id("assist")).to_have_count(0)
     expect(watcher.get_by_test_id("shift-aria")).to_have_count(0)
+    # Bors, arriving later, may share Aria's tally but never her follower Brin's, though Brin is still in
+    comrades = ann.get_by_test_id("join").locator("select[name=join-comrade] option")
+    expect(comrades).to_have_text(["Aria"])
 
     # Followers are removed by otherwise unengaged opponents: Aria and the Ogre have met in the rounds, so
     # neither is offered; Brin may go after the wolf, and the wolf after Brin.

@@ -73,7 +73,7 @@ function SetupForm({ setup, onChange, errors }) {
             <${Select} label="Role" name=${`c${i}-role`} value=${c.role} onChange=${(v) => setContestant(i, "role", v)} options=${ROLES} />
             <${Field} label="Follower of (leader's name)" name=${`c${i}-leader`} value=${c.leader} onInput=${(v) => setContestant(i, "leader", v)}
               error=${errors[`c${i}.leader`]} hint="For a follower only." />
-            <${Field} type="number" min="0" label="Story points" name=${`c${i}-story`} value=${c.story_points}
+            <${Field} type="number" min="0" max="100" label="Story points" name=${`c${i}-story`} value=${c.story_points}
               onInput=${(v) => setContestant(i, "story_points", v)} error=${errors[`c${i}.story_points`]} hint="Each adds a success after the dice." />
             <${Check} label="Joins later (shares a comrade's tally)" checked=${c.joins_later} onChange=${(v) => setContestant(i, "joins_later", v)} />
           </div>
@@ -94,7 +94,7 @@ function buildContest(setup) {
     if (!c.name.trim()) errors[`c${i}.name`] = "A name is needed.";
     if (!RATING.test(c.rating)) errors[`c${i}.rating`] = "Write a rating like 14, 5W or 5W2.";
     const points = Number(String(c.story_points).trim() || "0");
-    if (!Number.isInteger(points) || points < 0) errors[`c${i}.story_points`] = "a whole number, at least 0";
+    if (!Number.isInteger(points) || points < 0 || points > 100) errors[`c${i}.story_points`] = "a whole number from 0 to 100";
     const id = slug(c.name, ids);
     byName.set(c.name.trim().toLowerCase(), id);
     return { c, i, id, points };
@@ -412,7 +412,8 @@ function JoinForm({ view, act, newcomers }) {
   const who = names(view);
   const [contestant, setContestant] = useState(newcomers[0]?.id ?? "");
   const side = rules.contestants.find((c) => c.id === contestant)?.side;
-  const comrades = rules.contestants.filter((c) => c.side === side && c.present && !c.out);
+  // only a main contestant who rolls the rounds: never a follower (rules/not_a_comrade)
+  const comrades = rules.contestants.filter((c) => c.side === side && c.role === "main" && c.present && !c.out);
   const [comrade, setComrade] = useChoice(comrades); // follows the newcomer
   return html`<details class="join"><summary>A late arrival joins</summary>
     <${ActionForm} run=${() => act({ type: "scored.join", contestant, comrade })} label="Join" kind="" testid="join">
@@ -487,7 +488,8 @@ function Actions({ view, me, act }) {
     const engagers = helpers.filter((c) => c.role !== "supporter" && (c.engaged_with ?? []).length === 0 && rules.contestants.some((f) => f.follower_of && f.side !== c.side && active(f)));
     if (rules.phase === "between" && typesFaces && engagers.length > 0) parts.push(html`<${EngageForm} key="engage" view=${view} act=${act} opponents=${engagers} gm=${gm} />`);
     for (const target of taken) {
-      const shooters = helpers.filter((c) => c.side !== target.side && (!rules.outcome || c.side === rules.outcome.winner));
+      // a supporter strikes no opponent (rules/supporter_does_not_engage)
+      const shooters = helpers.filter((c) => c.role !== "supporter" && c.side !== target.side && (!rules.outcome || c.side === rules.outcome.winner));
       if (shooters.length > 0 && typesFaces) {
         parts.push(html`<${PartingShotForm} key=${`ps-${target.id}`} view=${view} act=${act} shooters=${shooters} targets=${taken.filter((t) => t.side === target.side)} />`);
         break;

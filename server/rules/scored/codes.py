@@ -24,6 +24,7 @@ SHOT_TAKEN = "rules/shot_taken"
 SHOT_TOO_LATE = "rules/shot_too_late"  # the target went out before the round under way or just played
 BEATEN = "rules/beaten"  # the sequence is decided: the beaten side acts no more
 ALREADY_IN = "rules/already_in"
+NOT_A_COMRADE = "rules/not_a_comrade"  # a late arrival shares only a main contestant's tally
 NO_STORY_POINT = "rules/no_story_point"
 BAD_TACTIC = "rules/bad_tactic"
 NO_REASON = "rules/no_reason"

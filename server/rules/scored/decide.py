@@ -63,6 +63,11 @@ def decide(state: ScoredState, command: s.Command, ctx: Context) -> Sequence[s.E
                 raise Refused(
                     codes.OUT_OF_PHASE, f"the GM corrects tallies between rounds (the sequence is {state.phase})"
                 )
+            if state.tallies[target.tally] + command.delta > s.MAX_POINTS:
+                raise Refused(
+                    codes.BAD_DELTA,
+                    f"delta: {command.contestant!r}'s tally would pass {s.MAX_POINTS:,} resolution points",
+                )
             adjusted = s.PointsAdjusted(contestant=command.contestant, delta=command.delta, reason=command.reason)
             return [adjusted, *settle(state, [adjusted], {target.tally: command.delta})]
         case _:
@@ -217,6 +222,11 @@ def _engage(state: ScoredState, command: s.EngageFollower, ctx: Context) -> list
 def _parting_shot(state: ScoredState, command: s.PartingShot, ctx: Context) -> list[s.Event]:
     shooter = codes.active(state, command.shooter, "shooter")
     codes.acts_for(ctx, command.shooter, "shooter")
+    if shooter.role == "supporter":  # §5.2.1.3: it "does not directly engage your opponents"
+        raise Refused(
+            codes.SUPPORTER_DOES_NOT_ENGAGE,
+            f"shooter: {command.shooter!r} is a supporter: it assists, and takes no shot at an opponent",
+        )
     if state.outcome is not None and shooter.side == state.outcome.loser:
         raise Refused(codes.BEATEN, f"shooter: the sequence is decided and {command.shooter!r}'s side is beaten")
     target = codes.member(state, command.target, "target")
@@ -255,6 +265,12 @@ def _join(state: ScoredState, command: s.Join, ctx: Context) -> list[s.Event]:
     comrade = codes.active(state, command.comrade, "comrade")
     if comrade.side != newcomer.side:
         raise Refused(codes.NOT_A_TEAMMATE, f"comrade: {command.comrade!r} is not on {command.contestant!r}'s side")
+    if not comrade.main:  # §5.2.7: "two PCs may face off against the same opposition, both sharing the same tally"
+        raise Refused(
+            codes.NOT_A_COMRADE,
+            f"comrade: {command.comrade!r} is a follower ({comrade.role}): a late arrival shares the tally of a "
+            "main contestant who rolls the rounds",
+        )
     if state.phase == "decided":
         raise Refused(codes.OUT_OF_PHASE, "the sequence is decided")
     return [s.Joined(contestant=command.contestant, comrade=command.comrade)]

@@ -156,9 +156,10 @@ def hidden(state: ScoredState, viewer: Viewer) -> Iterable[str]:
 
 def check_event(before: ScoredState, event: object, after: ScoredState) -> None:
     """Tallies are never negative; nobody out of the sequence is in the round under way; a parting shot
-    strikes a target taken out since the last round started, never from the beaten side, and what it may
-    still win back only shrinks; only an opponent engaged with nobody still in engages a follower; a main
-    contestant out of the sequence is never named a victor."""
+    strikes a target taken out since the last round started, never from the beaten side nor by a supporter,
+    and what it may still win back only shrinks; a late arrival joins only a main contestant; only an opponent
+    engaged with nobody still in engages a follower; a main contestant out of the sequence is never named a
+    victor."""
     assert all(points >= 0 for points in after.tallies.values()), after.tallies
     for contestant in (after.initiative, after.responder):
         if contestant is not None and after.phase in ("declaring", "ready"):
@@ -167,6 +168,10 @@ def check_event(before: ScoredState, event: object, after: ScoredState) -> None:
         shooter, target = event.first.contestant, event.second.contestant
         assert target in before.taken_out, event
         assert before.outcome is None or before.members[shooter or ""].side != before.outcome.loser, event
+    if isinstance(event, s.ContestRolled) and event.kind == "parting_shot":
+        assert before.members[event.first.contestant or ""].role != "supporter", event
+    if isinstance(event, s.Joined):
+        assert before.members[event.comrade].main, event
     if isinstance(event, s.ContestRolled) and event.kind == "engage":
         assert not before.engaged_with(event.first.contestant or ""), event
     if isinstance(event, s.SequenceDecided):

@@ -78,6 +78,20 @@ def test_an_unengaged_pc_may_shoot_an_opponent_taken_out_by_someone_else() -> No
     assert table.refused(BOB, s.PartingShot(shooter="bors", target="ogre", faces=[1, 2])) == "rules/shot_taken"
 
 
+def test_a_supporter_takes_no_parting_shot_and_a_secondary_contestant_may() -> None:
+    table = Table()
+    table.round("gob", "aria", [9, 15])  # Gob (8) misses, Aria's big success: degree 2, 3 RP in one round
+    assert table.out("gob") == "round" and table.rules.phase == "between"
+    # Dina supports: she assists, she strikes no opponent, not even one already down
+    for actor in (ANN, GM):
+        shot = s.PartingShot(shooter="dina", target="gob", faces=[1, 20])
+        assert table.refused(actor, shot) == "rules/supporter_does_not_engage"
+    # Brin fights at Aria's side: he may take his shot, rolled for this contest only; a win worsens Gob's fall
+    table.do(GM, s.PartingShot(shooter="brin", target="gob", faces=[5, 12]))  # Brin (12) hits, Gob (8) misses
+    table.stand()
+    assert (table.resolved().winner, table.resolved().points) == ("brin", 2) and table.rp("gob") == 5
+
+
 def test_parting_shots_need_an_opponent_just_taken_out() -> None:
     table = Table()
     assert table.refused(ANN, s.PartingShot(shooter="aria", target="ogre", faces=[1, 2])) == "rules/not_taken_out"

@@ -86,6 +86,18 @@ def test_a_late_arrival_joins_and_shares_the_tally() -> None:
     assert table.rules.outcome is not None and table.rules.outcome.winner == "opposition"
 
 
+def test_a_late_arrival_shares_only_a_main_contestants_tally() -> None:
+    table = Table(heroes(bors_joins_later=True))
+    table.adjust("aria", 2)
+    # Brin (Ann's secondary contestant), Cato (a follower who fights) and Dina (a supporter) are no comrades
+    for follower in ("brin", "cato", "dina"):
+        assert table.refused(BOB, s.Join(contestant="bors", comrade=follower)) == "rules/not_a_comrade"
+        assert table.refused(GM, s.Join(contestant="bors", comrade=follower)) == "rules/not_a_comrade"
+    assert not table.rules.members["bors"].present
+    table.do(BOB, s.Join(contestant="bors", comrade="aria"))
+    assert table.rp("bors") == 2
+
+
 def test_assists_to_one_of_two_sharing_a_tally_escalate_together() -> None:
     table = Table(heroes(bors_joins_later=True))
     table.adjust("aria", 3)
