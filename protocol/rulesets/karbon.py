@@ -3,7 +3,7 @@ events, the sealed risk declaration and the view."""
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Annotated, Literal
 
 import msgspec
 
@@ -32,6 +32,31 @@ PlansOption = Literal["dice", "peril"]
 SideSwipedOption = Literal["chips", "dice"]
 Aftermath = Literal["blackout", "madness"]
 
+# Every number and text a client sends is bounded here, at decoding: a value outside gets
+# ``protocol/bad_field`` naming the field, and no rules computation ever sees it. The rules then check the
+# finer limits of each stat (``rules/bad_stats``) and of every count the scene keeps (``rules/bad_delta``).
+MAX_NUMBER = 1_000
+"""The largest stat, guide answer, chip count or correction a client sends (either sign)."""
+MAX_FORTUNE = 100
+"""The largest Fortune: the setup's, and what a correction may raise it to."""
+MAX_DICE = 32
+"""The most dice a list names: the scene has 20 (15 in the main pool, 5 in the reserve)."""
+MAX_PERIL_DICE = 64
+"""The most peril faces a physical roll lists (the peril itself stays far below)."""
+
+Number = Annotated[int, msgspec.Meta(ge=-MAX_NUMBER, le=MAX_NUMBER)]
+Fortune = Annotated[int, msgspec.Meta(ge=0, le=MAX_FORTUNE)]
+Face = Annotated[int, msgspec.Meta(ge=-100, le=100)]
+DieId = Annotated[str, msgspec.Meta(max_length=16)]
+DieIds = Annotated[list[DieId], msgspec.Meta(max_length=MAX_DICE)]
+Id = Annotated[str, msgspec.Meta(max_length=64)]
+Name = Annotated[str, msgspec.Meta(max_length=80)]
+"""The agent's name, and an injury's or condition's label."""
+Phrase = Annotated[str, msgspec.Meta(max_length=200)]
+"""A contest's goal and ability."""
+Text = Annotated[str, msgspec.Meta(max_length=500)]
+"""A reason for a change or a correction, and a risky move narrated."""
+
 
 class _Msg(msgspec.Struct, frozen=True, forbid_unknown_fields=True, tag_field="type"):
     pass
@@ -40,9 +65,9 @@ class _Msg(msgspec.Struct, frozen=True, forbid_unknown_fields=True, tag_field="t
 class KarbonSetup(_Msg, frozen=True, tag="karbon.setup"):
     """A scene: the agent at its centre, its Fortune, and the scene's settings."""
 
-    agent: str  # the agent's id; the player seat that names it plays it
-    name: str
-    fortune: int = 0  # the agent's full Fortune, which it starts the scene with
+    agent: Id  # the agent's id; the player seat that names it plays it
+    name: Name
+    fortune: Fortune = 0  # the agent's full Fortune, which it starts the scene with
     draw: Draw = "random"  # how hands are drawn from the main pool (RULES.md §4)
     hands_after: HandsAfter = "spent"  # where a concluded contest's hand dice go until the next scene
     players_type_faces: bool = False  # physical dice: the agent's player may type in the faces too
@@ -55,7 +80,7 @@ class Risk(_Msg, frozen=True, tag="karbon.risk"):
     """The agent's player, before the round's dice: does the agent put it all on the line?"""
 
     all_in: bool
-    move: str = ""  # the risky move, narrated
+    move: Text = ""  # the risky move, narrated
 
 
 # --- the GM's helpers for the contest's stats (seed: Determining Challenge, Setting Consequence) -------
@@ -66,15 +91,15 @@ class ChallengeGuide(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     profile: bool = False  # a profile is involved: +1
     element: bool = False  # the profile has an applicable element: +1
     opposition: Opposition = "one"  # several people: +1, many: +2
-    factors: int = 0  # each significant other factor: +1
+    factors: Number = 0  # each significant other factor: +1
 
 
 class ConsequenceGuide(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     scope: Scope  # minor 1 win, moderate 2, major 3
-    major_extra: int = 0  # a major contest may need more than three wins
-    profiles: int = 0  # +1 each
-    assets: int = 0  # requisite assets, paid or not: +1 each
-    fictional: int = 0  # more work but not harder: +0 to +2
+    major_extra: Number = 0  # a major contest may need more than three wins
+    profiles: Number = 0  # +1 each
+    assets: Number = 0  # requisite assets, paid or not: +1 each
+    fictional: Number = 0  # more work but not harder: +0 to +2
 
 
 # --- commands -----------------------------------------------------------------------------------------
@@ -84,36 +109,36 @@ class StartContest(_Msg, frozen=True, tag="karbon.start_contest"):
     """GM: a new contest of the scene. Give ``challenge`` or ``challenge_guide``, ``consequence`` or
     ``consequence_guide``. ``peril`` is 0–2; ``injuries`` (the value of applicable injuries) adds to it."""
 
-    goal: str
-    ability: str
-    level: int
-    challenge: int | None = None
+    goal: Phrase
+    ability: Phrase
+    level: Number
+    challenge: Number | None = None
     challenge_guide: ChallengeGuide | None = None
-    consequence: int | None = None
+    consequence: Number | None = None
     consequence_guide: ConsequenceGuide | None = None
-    peril: int = 0
-    injuries: int = 0
+    peril: Number = 0
+    injuries: Number = 0
 
 
 class DrawHands(_Msg, frozen=True, tag="karbon.draw_hands"):
     """GM, when hands are named (physical dice or the `choose` setting): the pool dice each hand takes."""
 
-    agent: list[str]
-    narrator: list[str]
+    agent: DieIds
+    narrator: DieIds
 
 
 class ChangeChallenge(_Msg, frozen=True, tag="karbon.change_challenge"):
     """GM: a new challenge mid-contest. Raising it draws the difference into the narrator's hand; lowering
     it returns the named narrator dice to the pool. ``dice``: the dice named (named draws, or returns)."""
 
-    challenge: int
-    dice: list[str] | None = None
-    reason: str = ""
+    challenge: Number
+    dice: DieIds | None = None
+    reason: Text = ""
 
 
 class ChangePeril(_Msg, frozen=True, tag="karbon.change_peril"):
-    peril: int
-    reason: str = ""
+    peril: Number
+    reason: Text = ""
 
 
 class Roll(_Msg, frozen=True, tag="karbon.roll"):
@@ -122,17 +147,17 @@ class Roll(_Msg, frozen=True, tag="karbon.roll"):
     Physical dice: ``faces`` by die id for every die in both hands, ``risk`` the 3 d8, ``peril`` one d8 per
     peril die, and ``drawn`` the pool dice the risk's hits took (one per hit while the pool lasts)."""
 
-    faces: dict[str, int] | None = None
-    risk: list[int] | None = None
-    peril: list[int] | None = None
-    drawn: list[str] | None = None
+    faces: Annotated[dict[DieId, Face], msgspec.Meta(max_length=MAX_DICE)] | None = None
+    risk: Annotated[list[Face], msgspec.Meta(max_length=MAX_DICE)] | None = None
+    peril: Annotated[list[Face], msgspec.Meta(max_length=MAX_PERIL_DICE)] | None = None
+    drawn: DieIds | None = None
 
 
 class Stack(_Msg, frozen=True, tag="karbon.stack"):
     """The round's winner (both on a tie) moves chips from hand to its stack in the test."""
 
     side: Side
-    chips: int
+    chips: Number
 
 
 class EndTest(_Msg, frozen=True, tag="karbon.end_test"):
@@ -148,8 +173,8 @@ class ChooseBreak(_Msg, frozen=True, tag="karbon.choose_break"):
 
     choice: BreakChoice
     option: FootingOption | None = None
-    dice: list[str] | None = None
-    reserve: list[str] | None = None
+    dice: DieIds | None = None
+    reserve: DieIds | None = None
 
 
 class ChooseGlitch(_Msg, frozen=True, tag="karbon.choose_glitch"):
@@ -158,7 +183,7 @@ class ChooseGlitch(_Msg, frozen=True, tag="karbon.choose_glitch"):
 
     choice: GlitchChoice
     option: SideSwipedOption | None = None
-    dice: list[str] | None = None
+    dice: DieIds | None = None
 
 
 class NarratorOption(_Msg, frozen=True, tag="karbon.narrator_option"):
@@ -166,8 +191,8 @@ class NarratorOption(_Msg, frozen=True, tag="karbon.narrator_option"):
     peril; named dice when draws are named)."""
 
     option: Literal["injury", "condition", "dice", "peril"]
-    label: str = ""
-    dice: list[str] | None = None
+    label: Name = ""
+    dice: DieIds | None = None
 
 
 class ChooseAftermath(_Msg, frozen=True, tag="karbon.choose_aftermath"):
@@ -181,11 +206,12 @@ class SuddenDeath(_Msg, frozen=True, tag="karbon.sudden_death"):
 
 
 class Adjust(_Msg, frozen=True, tag="karbon.adjust"):
-    """GM: correct a chip count or the agent's Fortune by ``delta``, with a reason."""
+    """GM: correct a chip count or the agent's Fortune by ``delta``, with a reason. The count stays between
+    0 and its limit (Fortune ``MAX_FORTUNE``, chips in hand the rules' limit, a stack below five)."""
 
     target: Literal["agent_hand", "agent_stack", "narrator_hand", "narrator_stack", "fortune"]
-    delta: int
-    reason: str
+    delta: Number
+    reason: Text
 
 
 Command = (

@@ -11,6 +11,10 @@ from server.rules.karbon import codes, setup, stacks
 from server.rules.karbon.round import roll_round
 from server.rules.karbon.state import KarbonState, Running
 
+MAX_CHIPS = 1_000
+"""The most chips a correction leaves in a hand: far beyond what play earns (a round earns a few dozen at most),
+low enough that every count stays exact for every client."""
+
 
 def decide(state: KarbonState, command: k.Command, ctx: Context) -> Sequence[k.Event]:
     match command:
@@ -74,13 +78,13 @@ def _adjusted(state: KarbonState, command: k.Adjust) -> k.Event:
     if command.delta == 0:
         raise Refused(codes.BAD_DELTA, "delta: a correction changes a count by a non-zero amount")
     if command.target == "fortune":
-        now = state.fortune
+        now, limit = state.fortune, k.MAX_FORTUNE
         event: k.Event = k.FortuneAdjusted(delta=command.delta, reason=command.reason)
     else:
         contest = _running(state)
         side, _, pile = command.target.partition("_")
         counts = contest.chips if pile == "hand" else contest.stacks
-        now = counts[side]
+        now, limit = counts[side], MAX_CHIPS
         event = k.ChipsChanged(
             side="agent" if side == "agent" else "narrator",
             pile="hand" if pile == "hand" else "stack",
@@ -91,6 +95,8 @@ def _adjusted(state: KarbonState, command: k.Adjust) -> k.Event:
             raise Refused(codes.BAD_DELTA, "delta: a stack holds at most four chips between payouts")
     if now + command.delta < 0:
         raise Refused(codes.BAD_DELTA, f"delta: {command.target} is {now}; it never goes below 0")
+    if command.delta > 0 and now + command.delta > limit:
+        raise Refused(codes.BAD_DELTA, f"delta: {command.target} is {now}; a correction takes it to {limit} at most")
     return event
 
 

@@ -17,7 +17,7 @@ from server.rules.karbon.evolve import evolve
 from server.rules.karbon.state import KarbonState
 from server.rules.karbon.view import phase, view
 
-MAX_FORTUNE = 100
+MAX_FORTUNE = k.MAX_FORTUNE
 
 
 def initial(setup: k.KarbonSetup, seats: Sequence[Seat]) -> KarbonState:

@@ -116,7 +116,7 @@ def commands(table: Table) -> st.SearchStrategy[Command]:
         st.builds(
             k.Adjust,
             target=st.sampled_from(["agent_hand", "agent_stack", "narrator_hand", "narrator_stack", "fortune"]),
-            delta=st.integers(-3, 3),
+            delta=st.integers(-3, 3) | st.sampled_from([-1000, 99, 100, 1000]),  # now and then past the limits
             reason=st.sampled_from(["a correction", " "]),
         ),
         st.builds(k.Stack, side=st.sampled_from(SIDES), chips=st.integers(0, 6)),
@@ -211,6 +211,11 @@ def check_event(before: KarbonState, event: RulesetEvent, after: KarbonState) ->
     assert {d.id: d.sides for d in after.dice.values()} == EVERY_DIE, event
     assert all(d.id == key for key, d in after.dice.items())
     assert after.fortune >= 0, event
+    if isinstance(event, k.FortuneAdjusted) and event.delta > 0:
+        assert after.fortune <= k.MAX_FORTUNE, event  # a correction stays within the setup's limit
+    correction = isinstance(event, k.ChipsChanged) and event.why.startswith("corrected")
+    if correction and isinstance(event, k.ChipsChanged) and event.pile == "hand" and event.delta > 0:
+        assert after.contest is not None and after.contest.chips[event.side] <= 1000, event  # at most 1,000
     contest = after.contest
     if contest is not None:
         for side in SIDES:
