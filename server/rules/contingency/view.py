@@ -17,7 +17,6 @@ from server.rules.contingency.state import ContingencyState, Planned
 
 def view(state: ContingencyState, viewer: Viewer) -> c.ContingencyView:
     fighters = state.fighters
-    ids = list(fighters)
     upcoming = o.queue(state)
     done = sorted((p for p in state.actions.values() if p.status != "planned"), key=lambda p: p.seq)
     later = [p for p in state.actions.values() if p.status == "planned" and p not in upcoming]
@@ -60,7 +59,7 @@ def view(state: ContingencyState, viewer: Viewer) -> c.ContingencyView:
             for f in fighters.values()
         ],
         things=list(state.things.values()),
-        ranges={a: {b: o.between(state, a, b) for b in ids if b != a} for a in ids},
+        ranges=o.every_range(state),
         actions=[_action(state, p, viewer) for p in [*done, *upcoming, *later]],
         next_action=nxt.id if nxt is not None else None,
         rolling=None
