@@ -531,7 +531,7 @@ class ActionSkipped(_Msg, frozen=True, tag="contingency.action_skipped"):
 
 
 class ChangeAsked(_Msg, frozen=True, tag="contingency.change_asked"):
-    """A player asks to change an action; ``to`` (and its type in face-down mode) hidden from others."""
+    """A player asks to change an action; ``to`` and its type are hidden from all but its player and the GM."""
 
     action: str
     to: str | None

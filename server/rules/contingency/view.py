@@ -1,7 +1,8 @@
 """What each viewer may see of an encounter, and how events are shown to those who may not see a secret.
 
 In face-down mode an announced action shows only its type to everyone but its player and the GM until
-it resolves (its ``ActionRolled`` turns the card over); so do the reveal and a change asked for. A skipped
+it resolves (its ``ActionRolled`` turns the card over); so does the reveal. A change asked for is its
+player's and the GM's in either mode (the GM may refuse it, and the card asked for is never played). A skipped
 action is never turned over: its name stays hidden in views, in its ``ActionSkipped`` and in the notice."""
 
 from __future__ import annotations
@@ -121,9 +122,7 @@ def redact(state: ContingencyState, event: c.Event | Revealed, viewer: Viewer) -
             character = planned.character if planned is not None else ""
             if viewer.omniscient or viewer.controls(character):
                 return event
-            if state.mode == "face_down":
-                return msgspec.structs.replace(event, to=None, action_type=None)
-            return event
+            return msgspec.structs.replace(event, to=None, action_type=None)  # in either mode: it may never be played
         case c.ActionSkipped() if not sees_intent(state, event.character, viewer):
             return msgspec.structs.replace(event, name=None)
         case _:
