@@ -19,6 +19,16 @@ OmenRule = Literal["per_roll", "per_die"]
 Phase = Literal["scene", "intent", "resolving", "environment"]
 ActionStatus = Literal["planned", "rolled", "resolved", "skipped"]
 
+# Every text a client sends is bounded here, at decoding: a longer one gets ``protocol/bad_field`` naming the
+# field, and the encounter never grows by more than a line or a paragraph a command.
+Id = Annotated[str, msgspec.Meta(max_length=64)]
+"""A zone, character or thing id."""
+Name = Annotated[str, msgspec.Meta(max_length=80)]
+"""A name: of a zone, a character, a thing, an action card, an attribute, a skill, a trait, an omen; an action id."""
+Note = Annotated[str, msgspec.Meta(max_length=500)]
+Text = Annotated[str, msgspec.Meta(max_length=2000)]
+"""The scene, its foreshadowing, an environmental action."""
+
 
 class _Msg(msgspec.Struct, frozen=True, forbid_unknown_fields=True, tag_field="type"):
     pass
@@ -34,59 +44,59 @@ class _Part(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
 class ActionDef(_Part, frozen=True):
     """An action the table plays, with its type (the back of its action card)."""
 
-    name: str
+    name: Name
     type: ActionType
     instant: bool = False  # the Instant trait: part of the action it follows, no penalty, may repeat
     repeatable: bool = False  # a talent or condition lets it be performed more than once a round
-    attribute: str | None = None  # the attribute and skill it is rolled with, unless a roll names others
-    skill: str | None = None
+    attribute: Name | None = None  # the attribute and skill it is rolled with, unless a roll names others
+    skill: Name | None = None
 
 
 class Barrier(_Part, frozen=True):
     """What stands in a connection: crossing it takes ``action`` rolled against ``difficulty``."""
 
     difficulty: int
-    action: str  # e.g. "Leap" (a movement action crosses) or "Lockpick" (an interaction action opens it)
-    note: str = ""
+    action: Name  # e.g. "Leap" (a movement action crosses) or "Lockpick" (an interaction action opens it)
+    note: Note = ""
 
 
 class Zone(_Part, frozen=True):
-    id: str
-    name: str
-    traits: list[str] = []
+    id: Id
+    name: Name
+    traits: list[Name] = []
     modifier: int = 0  # movement modifier: extra movement points to move into, out of or across it
-    forced_to: str | None = None  # Forced Movement: who takes no movement action is swept into this zone
+    forced_to: Id | None = None  # Forced Movement: who takes no movement action is swept into this zone
 
 
 class Connection(_Part, frozen=True):
-    a: str
-    b: str
+    a: Id
+    b: Id
     barrier: Barrier | None = None
 
 
 class SkillDice(_Part, frozen=True):
     """The sizes of the three dice a character rolls with one attribute and one skill."""
 
-    attribute: str
-    skill: str
+    attribute: Name
+    skill: Name
     dice: list[int]
 
 
 class Character(_Part, frozen=True):
-    id: str
-    name: str
-    zone: str
+    id: Id
+    name: Name
+    zone: Id
     dice: list[int] = msgspec.field(default_factory=lambda: [10, 10, 10])  # a roll with no attribute and skill
-    actions: list[str] = []  # its action cards (names from the table's actions); empty: all of them
+    actions: list[Name] = []  # its action cards (names from the table's actions); empty: all of them
     skills: list[SkillDice] = []  # its dice per attribute and skill (a roll made with them uses these sizes)
 
 
 class Thing(_Part, frozen=True):
     """A device or object in a zone, which a character can step to."""
 
-    id: str
-    name: str
-    zone: str
+    id: Id
+    name: Name
+    zone: Id
 
 
 class ContingencySetup(_Msg, frozen=True, tag="contingency.setup"):
@@ -94,7 +104,7 @@ class ContingencySetup(_Msg, frozen=True, tag="contingency.setup"):
     characters: list[Character]
     connections: list[Connection] = []
     things: list[Thing] = []
-    engagements: list[list[str]] = []  # pairs of character ids engaged at the start
+    engagements: list[list[Id]] = []  # pairs of character ids engaged at the start
     actions: list[ActionDef] = []  # the table's actions; empty: the actions the rules text names
     intent: IntentMode = "public"  # face_down: others see only each action's type until it resolves
     omens: OmenRule = "per_roll"
@@ -109,8 +119,8 @@ class Intent(_Msg, frozen=True, tag="contingency.intent"):
     """The actions a character announces for the round, in order, without their targets; ``note``: what
     the player says they are about (free text, revealed with the intent; face down, never shown to others)."""
 
-    actions: list[str]
-    note: Annotated[str, msgspec.Meta(max_length=500)] = ""
+    actions: list[Name]
+    note: Note = ""
 
 
 class FaceDownIntent(_Msg, frozen=True, tag="contingency.face_down"):
@@ -124,47 +134,47 @@ class FaceDownIntent(_Msg, frozen=True, tag="contingency.face_down"):
 
 class AddZone(_Msg, frozen=True, tag="contingency.add_zone"):
     zone: Zone
-    connections: list[Connection] = []
+    connections: Annotated[list[Connection], msgspec.Meta(max_length=256)] = []
 
 
 class RemoveZone(_Msg, frozen=True, tag="contingency.remove_zone"):
     """Remove a zone; everyone in it is placed by the GM (``placements``: character → zone)."""
 
-    zone: str
-    placements: dict[str, str] = {}
+    zone: Id
+    placements: dict[Id, Id] = {}
 
 
 class SplitZone(_Msg, frozen=True, tag="contingency.split_zone"):
     """Split a zone into smaller ones. Without ``connections`` the parts join each other and every
     neighbour of the old zone (keeping its barriers). Everyone in it is placed (``placements``)."""
 
-    zone: str
-    into: list[Zone]
-    placements: dict[str, str] = {}
-    connections: list[Connection] | None = None
+    zone: Id
+    into: Annotated[list[Zone], msgspec.Meta(max_length=64)]
+    placements: dict[Id, Id] = {}
+    connections: Annotated[list[Connection], msgspec.Meta(max_length=256)] | None = None
 
 
 class MergeZones(_Msg, frozen=True, tag="contingency.merge_zones"):
     """Combine zones into one: everyone in them stands in it; it keeps their outside connections."""
 
-    zones: list[str]
+    zones: Annotated[list[Id], msgspec.Meta(max_length=64)]
     into: Zone
 
 
 class AddTrait(_Msg, frozen=True, tag="contingency.add_trait"):
-    zone: str
-    trait: str
+    zone: Id
+    trait: Name
 
 
 class RemoveTrait(_Msg, frozen=True, tag="contingency.remove_trait"):
-    zone: str
-    trait: str
+    zone: Id
+    trait: Name
 
 
 class SetModifier(_Msg, frozen=True, tag="contingency.set_modifier"):
-    zone: str
+    zone: Id
     modifier: int
-    forced_to: str | None = None
+    forced_to: Id | None = None
 
 
 class Connect(_Msg, frozen=True, tag="contingency.connect"):
@@ -172,15 +182,15 @@ class Connect(_Msg, frozen=True, tag="contingency.connect"):
 
 
 class Disconnect(_Msg, frozen=True, tag="contingency.disconnect"):
-    a: str
-    b: str
+    a: Id
+    b: Id
 
 
 class SetBarrier(_Msg, frozen=True, tag="contingency.set_barrier"):
     """Create, alter (``barrier``) or destroy (None) the barrier of a connection."""
 
-    a: str
-    b: str
+    a: Id
+    b: Id
     barrier: Barrier | None
 
 
@@ -189,24 +199,24 @@ class AddCharacter(_Msg, frozen=True, tag="contingency.add_character"):
 
 
 class RemoveCharacter(_Msg, frozen=True, tag="contingency.remove_character"):
-    character: str
+    character: Id
 
 
 class Place(_Msg, frozen=True, tag="contingency.place"):
     """GM: put a character in a zone (forced movement, a fall, someone joining)."""
 
-    character: str
-    zone: str
+    character: Id
+    zone: Id
 
 
 class Engage(_Msg, frozen=True, tag="contingency.engage"):
-    a: str
-    b: str
+    a: Id
+    b: Id
 
 
 class Disengage(_Msg, frozen=True, tag="contingency.disengage"):
-    a: str
-    b: str
+    a: Id
+    b: Id
 
 
 # --- commands: the round --------------------------------------------------------------------------------
@@ -215,8 +225,8 @@ class Disengage(_Msg, frozen=True, tag="contingency.disengage"):
 class SetScene(_Msg, frozen=True, tag="contingency.set_scene"):
     """GM: describe the scene and foreshadow what may come this round."""
 
-    text: str
-    foreshadow: str = ""
+    text: Text
+    foreshadow: Text = ""
 
 
 class OpenIntent(_Msg, frozen=True, tag="contingency.open_intent"):
@@ -226,54 +236,54 @@ class OpenIntent(_Msg, frozen=True, tag="contingency.open_intent"):
 class Reorder(_Msg, frozen=True, tag="contingency.reorder"):
     """GM: the order in which the actions still to resolve are resolved (action ids, all of them)."""
 
-    order: list[str]
+    order: list[Name]
 
 
 class SetTarget(_Msg, frozen=True, tag="contingency.set_target"):
     """Name the target of an announced action (a character, a zone or a thing)."""
 
-    action: str
-    target: str
+    action: Name
+    target: Id
 
 
 class SetDifficulty(_Msg, frozen=True, tag="contingency.set_difficulty"):
     """GM: the difficulty of an announced action (Easy 3, Tricky 5, Hard 6, or any number)."""
 
-    action: str
+    action: Name
     difficulty: int
 
 
 class Step(_Part, frozen=True):
     """Taking a step with an action: into an adjacent zone, to engage someone, or to reach a thing."""
 
-    zone: str | None = None
-    engage: str | None = None
-    reach: str | None = None
+    zone: Id | None = None
+    engage: Id | None = None
+    reach: Id | None = None
 
 
 class Roll(_Msg, frozen=True, tag="contingency.roll"):
     """Resolve an action: the next one (``action`` None) or the one named. Physical dice: ``faces``.
     ``attribute`` and ``skill``: what it is rolled with, if not the action's own (the dice's sizes)."""
 
-    action: str | None = None
+    action: Name | None = None
     step: Step | None = None
     faces: list[int] | None = None
-    attribute: str | None = None
-    skill: str | None = None
+    attribute: Name | None = None
+    skill: Name | None = None
 
 
 class Perform(_Msg, frozen=True, tag="contingency.perform"):
     """Perform an action now: a Triggered action when its trigger is met, or an Instant action right
     after the character's last action (an Instant-trait action, or one an omen grants)."""
 
-    character: str
-    action: str
+    character: Id
+    action: Name
     kind: Literal["triggered", "instant"]
-    target: str | None = None
+    target: Id | None = None
     difficulty: int | None = None
     faces: list[int] | None = None
-    attribute: str | None = None
-    skill: str | None = None
+    attribute: Name | None = None
+    skill: Name | None = None
 
 
 class TakePenalty(_Msg, frozen=True, tag="contingency.take_penalty"):
@@ -285,20 +295,20 @@ class TakePenalty(_Msg, frozen=True, tag="contingency.take_penalty"):
 class Skip(_Msg, frozen=True, tag="contingency.skip"):
     """The character cannot perform this action (not a failed roll): it is turned over unresolved."""
 
-    action: str
+    action: Name
 
 
 class ChangeAction(_Msg, frozen=True, tag="contingency.change_action"):
     """A player asks to change an announced action; the GM sets the penalty."""
 
-    action: str
-    to: str
+    action: Name
+    to: Name
 
 
 class RuleOnChange(_Msg, frozen=True, tag="contingency.rule_on_change"):
     """GM: allow the asked change with a penalty (points, taken like the multi-action penalty), or not."""
 
-    action: str
+    action: Name
     allow: bool
     penalty: int = 0
 
@@ -306,23 +316,23 @@ class RuleOnChange(_Msg, frozen=True, tag="contingency.rule_on_change"):
 class Move(_Msg, frozen=True, tag="contingency.move"):
     """Spend the movement points of the character's last Reposition along a path of zones."""
 
-    character: str
-    path: list[str]
+    character: Id
+    path: Annotated[list[Id], msgspec.Meta(max_length=64)]
 
 
 class TakeOmen(_Msg, frozen=True, tag="contingency.take_omen"):
     """Spend an omen of the character's last roll on a named benefit."""
 
-    character: str
-    omen: str
+    character: Id
+    omen: Name
     repeatable: bool = False
-    grants: str | None = None  # an action this omen lets the character perform as an Instant action
+    grants: Name | None = None  # an action this omen lets the character perform as an Instant action
 
 
 class Environmental(_Msg, frozen=True, tag="contingency.environmental"):
     """GM: an environmental action at the end of the round."""
 
-    text: str
+    text: Text
 
 
 class EndRound(_Msg, frozen=True, tag="contingency.end_round"):
@@ -521,7 +531,7 @@ class ActionSkipped(_Msg, frozen=True, tag="contingency.action_skipped"):
 
 
 class ChangeAsked(_Msg, frozen=True, tag="contingency.change_asked"):
-    """A player asks to change an action; ``to`` (and its type in face-down mode) hidden from others."""
+    """A player asks to change an action; ``to`` and its type are hidden from all but its player and the GM."""
 
     action: str
     to: str | None

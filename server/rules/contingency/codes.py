@@ -46,6 +46,7 @@ ALREADY_CONNECTED = "rules/already_connected"
 NOT_CONNECTED = "rules/not_connected"
 BAD_CONNECTION = "rules/bad_connection"
 BAD_DICE = "rules/bad_dice"
+TABLE_FULL = "rules/table_full"  # a change that would take the map over what a table holds (see limits)
 NO_SUCH_SKILL = "rules/no_such_skill"  # a roll names an attribute and skill the character has no dice for
 # movement
 ENGAGED = "rules/engaged"  # a step while engaged

@@ -100,7 +100,7 @@ def decide(state: ContingencyState, command: c.Command, ctx: Context) -> Sequenc
             if command.omen in fighter.omens_taken and not command.repeatable:
                 raise Refused(codes.OMEN_TAKEN, f"omen: {command.omen} was taken in this action and is not Repeatable")
             if command.grants is not None:
-                _known_action(state, command.grants, "grants")
+                _card(state, fighter.id, command.grants, "grants")
             return [
                 c.OmenTaken(
                     character=fighter.id, omen=command.omen, repeatable=command.repeatable, grants=command.grants
@@ -445,19 +445,12 @@ def _planned(state: ContingencyState, action: str) -> Planned:
     return planned
 
 
-def _known_action(state: ContingencyState, name: str, field: str) -> c.ActionDef:
-    action = state.catalogue.get(name)
-    if action is None:
-        raise Refused(codes.UNKNOWN_ACTION, f"{field}: {name!r} is not an action of this table")
-    return action
-
-
 def _card(state: ContingencyState, character: str, name: str, field: str) -> c.ActionDef:
-    """An action among the character's action cards."""
-    action = _known_action(state, name, field)
+    """An action among the character's action cards. A name that is not one is refused the same way whether
+    the table has it or not: whose hand holds which card is no player's business."""
     if name not in state.deck(character):
         raise Refused(codes.UNKNOWN_ACTION, f"{field}: {name!r} is not one of {character}'s action cards")
-    return action
+    return state.catalogue[name]
 
 
 def _repeatable(state: ContingencyState, name: str) -> bool:

@@ -8,8 +8,9 @@ from typing import assert_never
 from protocol.errors import FORBIDDEN, Refused
 from protocol.rulesets import contingency as c
 from server.engine.ruleset import Context
-from server.rules.contingency import codes
+from server.rules.contingency import codes, limits
 from server.rules.contingency import zones as z
+from server.rules.contingency.evolve import evolve
 from server.rules.contingency.state import ContingencyState
 
 LandscapeCommand = (
@@ -34,6 +35,15 @@ LandscapeCommand = (
 def decide_landscape(state: ContingencyState, command: LandscapeCommand, ctx: Context) -> list[c.Event]:
     if not ctx.is_gm:
         raise Refused(FORBIDDEN, "only a GM changes the landscape")
+    events = _changes(state, command)
+    after = state
+    for event in events:
+        after = evolve(after, event)
+    limits.check_grown(state, after)
+    return events
+
+
+def _changes(state: ContingencyState, command: LandscapeCommand) -> list[c.Event]:
     match command:
         case c.AddZone():
             check_zone(command.zone, state.ids(), set(state.zones) | {command.zone.id}, "zone")
@@ -85,6 +95,7 @@ def decide_landscape(state: ContingencyState, command: LandscapeCommand, ctx: Co
             return [c.BarrierSet(a=command.a, b=command.b, barrier=command.barrier)]
         case c.AddCharacter():
             check_character(command.character, state.ids(), set(state.zones), "character")
+            check_cards(command.character.actions, set(state.catalogue), codes.UNKNOWN_ACTION, "character.actions")
             return [c.CharacterAdded(character=command.character)]
         case c.RemoveCharacter():
             _character(state, command.character, "character")
@@ -113,6 +124,13 @@ def check_zone(zone: c.Zone, taken: set[str], zones: set[str], field: str) -> No
     if not zone.id or zone.id in taken:
         raise Refused(codes.ID_TAKEN, f"{field}.id: {zone.id!r} is empty or already names something")
     _modifier(zone.modifier, f"{field}.modifier")
+    seen: set[str] = set()
+    for i, trait in enumerate(zone.traits):
+        if not trait.strip():
+            raise Refused(codes.NO_TRAIT, f"{field}.traits[{i}]: a trait has a name")
+        if trait.strip() in seen:
+            raise Refused(codes.HAS_TRAIT, f"{field}.traits[{i}]: {zone.name} is already {trait.strip()}")
+        seen.add(trait.strip())
     if zone.forced_to is not None and (zone.forced_to not in zones or zone.forced_to == zone.id):
         raise Refused(codes.NO_SUCH_ZONE, f"{field}.forced_to: no other zone {zone.forced_to!r}")
 
@@ -140,6 +158,8 @@ def check_character(character: c.Character, taken: set[str], zones: set[str], fi
     if character.zone not in zones:
         raise Refused(codes.NO_SUCH_ZONE, f"{field}.zone: no zone {character.zone!r}")
     _three_dice(character.dice, f"{field}.dice")
+    if len(character.skills) > limits.MAX_SKILLS:
+        raise Refused(codes.BAD_DICE, f"{field}.skills: a character has dice for at most {limits.MAX_SKILLS} skills")
     seen: set[tuple[str, str]] = set()
     for i, entry in enumerate(character.skills):
         where = f"{field}.skills[{i}]"
@@ -149,6 +169,15 @@ def check_character(character: c.Character, taken: set[str], zones: set[str], fi
             raise Refused(codes.BAD_DICE, f"{where}: {entry.attribute} with {entry.skill} is listed twice")
         seen.add((entry.attribute, entry.skill))
         _three_dice(entry.dice, f"{where}.dice")
+
+
+def check_cards(cards: Sequence[str], known: set[str], code: str, field: str) -> None:
+    """A character's action cards are actions of the table (the GM names them: no secret to keep)."""
+    if len(cards) > limits.MAX_ACTIONS:
+        raise Refused(code, f"{field}: a character holds at most {limits.MAX_ACTIONS} action cards")
+    unknown = sorted(set(cards) - known)
+    if unknown:
+        raise Refused(code, f"{field}: {unknown} are not actions of this table")
 
 
 def _three_dice(dice: Sequence[int], field: str) -> None:

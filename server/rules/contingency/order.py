@@ -32,6 +32,17 @@ def between(state: ContingencyState, a: str, b: str) -> Range:
     return z.zone_range(state.connections, state.fighters[a].zone, state.fighters[b].zone)
 
 
+def every_range(state: ContingencyState) -> dict[str, dict[str, Range]]:
+    """The range between every two characters, the map's adjacency built once and each zone searched once."""
+    ranges = z.Ranges(state.connections)
+    engaged = set(state.engagements)
+    zone = {k: f.zone for k, f in state.fighters.items()}
+    return {
+        a: {b: "engaged" if z.pair(a, b) in engaged else ranges.of(zone[a], zone[b]) for b in zone if b != a}
+        for a in zone
+    }
+
+
 def pending(state: ContingencyState) -> list[Planned]:
     """Announced actions still to resolve, excluding triggered ones (resolved when triggered)."""
     return [

@@ -11,12 +11,18 @@ from protocol.errors import Refused
 from protocol.events import Revealed
 from protocol.rulesets import contingency as c
 from server.engine.ruleset import Ruleset, Window
-from server.rules.contingency import codes
+from server.rules.contingency import codes, limits
 from server.rules.contingency.catalogue import DEFAULT_ACTIONS
 from server.rules.contingency.decide import check_declaration, decide
 from server.rules.contingency.describe import describe
 from server.rules.contingency.evolve import evolve
-from server.rules.contingency.landscape import check_character, check_connections, check_engagement, check_zone
+from server.rules.contingency.landscape import (
+    check_cards,
+    check_character,
+    check_connections,
+    check_engagement,
+    check_zone,
+)
 from server.rules.contingency.state import ContingencyState, enlist
 from server.rules.contingency.view import redact, view
 
@@ -28,6 +34,14 @@ def initial(setup: object, seats: Sequence[Seat]) -> ContingencyState:
         raise Refused(codes.BAD_SETUP, "zones: an encounter has at least one zone")
     if not 1 <= setup.omen_at <= 100:
         raise Refused(codes.BAD_SETUP, "omen_at: 1 to 100")
+    limits.check_counts(
+        len(setup.zones), len(setup.characters), len(setup.connections), len(setup.things), codes.BAD_SETUP
+    )
+    if len(setup.actions) > limits.MAX_ACTIONS:
+        raise Refused(codes.BAD_SETUP, f"actions: a table has at most {limits.MAX_ACTIONS} actions")
+    for i, zone in enumerate(setup.zones):
+        if len(zone.traits) > limits.MAX_TRAITS:
+            raise Refused(codes.BAD_SETUP, f"zones[{i}].traits: a zone has at most {limits.MAX_TRAITS} traits")
     zone_ids = {zone.id for zone in setup.zones}
     taken: set[str] = set()
     for i, zone in enumerate(setup.zones):
@@ -46,9 +60,7 @@ def initial(setup: object, seats: Sequence[Seat]) -> ContingencyState:
         raise Refused(codes.BAD_SETUP, "actions: each action has a distinct, non-empty name")
     known = set(names or [a.name for a in DEFAULT_ACTIONS])
     for i, character in enumerate(setup.characters):
-        unknown = sorted(set(character.actions) - known)
-        if unknown:
-            raise Refused(codes.BAD_SETUP, f"characters[{i}].actions: {unknown} are not actions of this table")
+        check_cards(character.actions, known, codes.BAD_SETUP, f"characters[{i}].actions")
     character_ids = {ch.id for ch in setup.characters}
     controlled: set[str] = set()
     for seat in seats:

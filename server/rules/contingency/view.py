@@ -1,7 +1,8 @@
 """What each viewer may see of an encounter, and how events are shown to those who may not see a secret.
 
 In face-down mode an announced action shows only its type to everyone but its player and the GM until
-it resolves (its ``ActionRolled`` turns the card over); so do the reveal and a change asked for. A skipped
+it resolves (its ``ActionRolled`` turns the card over); so does the reveal. A change asked for is its
+player's and the GM's in either mode (the GM may refuse it, and the card asked for is never played). A skipped
 action is never turned over: its name stays hidden in views, in its ``ActionSkipped`` and in the notice."""
 
 from __future__ import annotations
@@ -17,7 +18,6 @@ from server.rules.contingency.state import ContingencyState, Planned
 
 def view(state: ContingencyState, viewer: Viewer) -> c.ContingencyView:
     fighters = state.fighters
-    ids = list(fighters)
     upcoming = o.queue(state)
     done = sorted((p for p in state.actions.values() if p.status != "planned"), key=lambda p: p.seq)
     later = [p for p in state.actions.values() if p.status == "planned" and p not in upcoming]
@@ -60,7 +60,7 @@ def view(state: ContingencyState, viewer: Viewer) -> c.ContingencyView:
             for f in fighters.values()
         ],
         things=list(state.things.values()),
-        ranges={a: {b: o.between(state, a, b) for b in ids if b != a} for a in ids},
+        ranges=o.every_range(state),
         actions=[_action(state, p, viewer) for p in [*done, *upcoming, *later]],
         next_action=nxt.id if nxt is not None else None,
         rolling=None
@@ -122,9 +122,7 @@ def redact(state: ContingencyState, event: c.Event | Revealed, viewer: Viewer) -
             character = planned.character if planned is not None else ""
             if viewer.omniscient or viewer.controls(character):
                 return event
-            if state.mode == "face_down":
-                return msgspec.structs.replace(event, to=None, action_type=None)
-            return event
+            return msgspec.structs.replace(event, to=None, action_type=None)  # in either mode: it may never be played
         case c.ActionSkipped() if not sees_intent(state, event.character, viewer):
             return msgspec.structs.replace(event, name=None)
         case _:

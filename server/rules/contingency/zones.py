@@ -21,42 +21,47 @@ def between(connections: Iterable[Connection], a: str, b: str) -> Connection | N
     return next((c for c in connections if pair(c.a, c.b) == wanted), None)
 
 
-def neighbours(connections: Iterable[Connection], zone: str) -> list[str]:
-    out: list[str] = []
-    for c in connections:
-        if c.a == zone:
-            out.append(c.b)
-        elif c.b == zone:
-            out.append(c.a)
-    return out
-
-
 def connected(connections: Iterable[Connection], a: str, b: str) -> bool:
     """Whether a path of connections (barriers or not) joins the two zones."""
-    if a == b:
-        return True
-    listed = list(connections)
-    seen = {a}
-    queue = deque([a])
-    while queue:
-        for nxt in neighbours(listed, queue.popleft()):
-            if nxt == b:
-                return True
-            if nxt not in seen:
-                seen.add(nxt)
-                queue.append(nxt)
-    return False
+    return Ranges(connections).of(a, b) != "distant"
 
 
 def zone_range(connections: Iterable[Connection], a: str, b: str) -> Range:
     """Close in the same zone, near when directly connected (barrier or not), far when connected
     through others, distant when not connected at all."""
-    listed = list(connections)
-    if a == b:
-        return "close"
-    if between(listed, a, b) is not None:
-        return "near"
-    return "far" if connected(listed, a, b) else "distant"
+    return Ranges(connections).of(a, b)
+
+
+class Ranges:
+    """The ranges between zones of one map: its adjacency built once, one breadth-first search per zone
+    asked about (so every range of a map costs O(zones × (zones + connections)) at most)."""
+
+    def __init__(self, connections: Iterable[Connection]) -> None:
+        self._next: dict[str, set[str]] = {}
+        for k in connections:
+            self._next.setdefault(k.a, set()).add(k.b)
+            self._next.setdefault(k.b, set()).add(k.a)
+        self._reach: dict[str, set[str]] = {}
+
+    def of(self, a: str, b: str) -> Range:
+        if a == b:
+            return "close"
+        if b in self._next.get(a, ()):
+            return "near"
+        return "far" if b in self._reachable(a) else "distant"
+
+    def _reachable(self, start: str) -> set[str]:
+        found = self._reach.get(start)
+        if found is None:
+            found = {start}
+            queue = deque([start])
+            while queue:
+                for nxt in self._next.get(queue.popleft(), ()):
+                    if nxt not in found:
+                        found.add(nxt)
+                        queue.append(nxt)
+            self._reach[start] = found
+        return found
 
 
 def crossing_cost(zones: Mapping[str, Zone], a: str, b: str) -> int:

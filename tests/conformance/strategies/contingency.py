@@ -13,13 +13,16 @@ from protocol.common import Seat
 from protocol.events import Command, CreateContest, Declare
 from protocol.rulesets import contingency as c
 from server.engine.ruleset import Viewer
+from server.rules.contingency.catalogue import DEFAULT_ACTIONS
 from server.rules.contingency.order import queue
 from server.rules.contingency.state import ContingencyState
 from tests.conformance.kit import Table, sealed_text
 
 ZONES = ["gate", "yard", "keep", "moat", "tower"]
 CHARACTERS = ["ann_pc", "bob_pc", "guard"]
-NAMES = ["Strike", "Shoot", "Taunt", "Reposition", "Leap", "Defend", "Lockpick", "Fly"]
+NAMES = ["Strike", "Shoot", "Taunt", "Reposition", "Leap", "Defend", "Lockpick", "Fly", "Hide"]
+OWN = "Hide"  # an action card only Rook holds: a change asked for it is hers and the GM's, in either mode
+SHARED = [a.name for a in DEFAULT_ACTIONS if a.name != OWN]
 
 
 @st.composite
@@ -48,9 +51,10 @@ def _setup(draw: st.DrawFn) -> CreateContest:
                     name="Rook",
                     zone="gate",
                     skills=[c.SkillDice(attribute="Agility", skill="Mobility", dice=[6, 8, 12])],
+                    actions=[*SHARED, OWN],
                 ),
-                c.Character(id="bob_pc", name="Wren", zone="yard"),
-                c.Character(id="guard", name="Guard", zone="yard"),
+                c.Character(id="bob_pc", name="Wren", zone="yard", actions=SHARED),
+                c.Character(id="guard", name="Guard", zone="yard", actions=SHARED),
             ],
             things=[c.Thing(id="chest", name="Chest", zone="keep")],
             engagements=draw(st.sampled_from([[], [["bob_pc", "guard"]]])),

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import pytest
+
 from protocol.codec import encode
-from protocol.errors import FOREIGN
+from protocol.errors import FOREIGN, Refused
 from protocol.events import Declare, Rewind
 from protocol.rulesets import contingency as c
 from server.engine.views import viewer_for
@@ -164,6 +166,61 @@ def test_a_refused_change_keeps_the_action_and_costs_nothing() -> None:
     table.do(GM, c.RuleOnChange(action="ann_pc.1", allow=False, penalty=3))
     rolled = table.events(table.do(ANN, c.Roll(faces=[9, 9, 9])))[0]
     assert (rolled.name, rolled.penalty) == ("Strike", 0)
+
+
+@pytest.mark.parametrize("mode", ["public", "face_down"])
+def test_a_change_asked_for_is_its_players_and_the_gms_in_either_mode(mode: c.IntentMode) -> None:
+    from server.audit import render_replay
+
+    table = _table(mode)
+    table.announce({"ann_pc": (ANN, ["Strike"]), "bob_pc": (BOB, []), "bandit": (GM, [])})
+    first = len(table.log)
+    table.do(ANN, c.ChangeAction(action="ann_pc.1", to=SECRET))
+    table.do(GM, c.RuleOnChange(action="ann_pc.1", allow=False))  # refused: the card is never played
+    for viewer in (BOB, SPECTATOR):
+        assert SECRET.encode() not in _received(table, viewer, first)
+        assert b"asks to change to another action" in _received(table, viewer, first)
+    for viewer in (ANN, GM):
+        assert SECRET.encode() in _received(table, viewer, first)
+    for shape in ("text", "markdown", "json"):
+        assert SECRET not in render_replay(table.log, None, "player:bob", shape), shape
+        assert SECRET in render_replay(table.log, None, "player:ann", shape), shape
+
+
+def _refusal(table: Table, actor: object, command: object) -> tuple[str, str]:
+    try:
+        table.do(actor, command)  # type: ignore[arg-type]
+    except Refused as refused:
+        return refused.code, refused.message
+    raise AssertionError(f"{command} was accepted")
+
+
+def test_a_refused_card_does_not_tell_whether_someone_else_holds_it() -> None:
+    """Only Rook holds Feint; nobody holds Fireball: Wren's player, naming either, is told the same."""
+    table = _table("public")
+    table.do(GM, c.OpenIntent())
+
+    def told(commands: list[object], name: str) -> list[tuple[str, str]]:
+        return [(code, message.replace(name, "?")) for code, message in (_refusal(table, BOB, k) for k in commands)]
+
+    def intent(name: str) -> list[object]:
+        return [Declare(participant="bob_pc", payload=c.Intent(actions=["Strike", name]))]
+
+    assert told(intent(SECRET), SECRET) == told(intent("Fireball"), "Fireball")
+    assert told(intent(SECRET), SECRET)[0][0] == codes.UNKNOWN_ACTION
+    table.announce({"ann_pc": (ANN, []), "bob_pc": (BOB, ["Strike", "Shoot"]), "bandit": (GM, [])})
+    table.do(BOB, c.Roll(faces=[9, 9, 9]))  # Strike resolves with an omen; Shoot is still to come
+
+    def later(name: str) -> list[object]:
+        return [
+            c.ChangeAction(action="bob_pc.2", to=name),
+            c.Perform(character="bob_pc", action=name, kind="triggered"),
+            c.Perform(character="bob_pc", action=name, kind="instant"),
+            c.TakeOmen(character="bob_pc", omen="Edge", grants=name),
+        ]
+
+    assert told(later(SECRET), SECRET) == told(later("Fireball"), "Fireball")
+    assert {code for code, _ in told(later(SECRET), SECRET)} == {codes.UNKNOWN_ACTION}
 
 
 def test_the_same_action_twice_is_refused_unless_instant_or_repeatable() -> None:
