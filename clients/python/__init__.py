@@ -1,6 +1,8 @@
 """Agon's Python client: ``table = await join(link)``, then ``table.view``, ``table.client.changes()`` and
 the ruleset's typed commands (``await table.intent("aria", "lunge", bid=4)``). See docs/client.md."""
 
+import logging
+
 from clients.python.client import AgonClient
 from clients.python.core import ClientCore
 from clients.python.errors import (
@@ -21,6 +23,10 @@ from clients.python.rulesets.herowars import Herowars
 from clients.python.rulesets.karbon import Karbon
 from clients.python.rulesets.scored import Scored
 from clients.python.table import Table
+
+# A library prints nothing of its own accord: its log lines (``clients.python``) go where the program's logging
+# sends them, and nowhere when it configures none (the logging HOWTO's advice for libraries).
+logging.getLogger(__name__).addHandler(logging.NullHandler())
 
 __all__ = [
     "AgonClient",
