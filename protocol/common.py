@@ -19,6 +19,25 @@ AUDITOR = "~auditor"
 """The principal of every auditor (read-only, sees everything)."""
 
 
+# Bounds the rulesets' wire types share (each ruleset adds its own): a value outside gets ``protocol/bad_field``
+# naming the field at decoding, and no rules computation ever sees it.
+Id = Annotated[str, msgspec.Meta(max_length=64)]
+"""An id chosen at the table: a seat, a contestant, a side, a zone, a character."""
+Face = Annotated[int, msgspec.Meta(ge=-100, le=100)]
+"""A face typed from a physical die (the rules check it against its die)."""
+
+# ... and those of the QuestWorlds contests (extended, herowars, scored).
+MAX_NUMBER = 1_000_000
+"""The largest modifier, augment, followers' AP, edge, bid or AP adjustment (either sign)."""
+Number = Annotated[int, msgspec.Meta(ge=-MAX_NUMBER, le=MAX_NUMBER)]
+HeroPoints = Annotated[int, msgspec.Meta(ge=0, le=100)]
+RatingText = Annotated[str, msgspec.Meta(min_length=1, max_length=12)]
+"""A rating as written (``14``, ``5W``, ``5W2``); its meaning is checked by the rules (``rules/bad_rating``, which
+names the field in words a player understands), and its length here."""
+Name = Annotated[str, msgspec.Meta(max_length=200)]
+Text = Annotated[str, msgspec.Meta(max_length=2000)]
+
+
 class Actor(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     """Who caused an event: a principal (a seat id such as ``gm`` or ``player:ann``) and its role."""
 
@@ -29,9 +48,9 @@ class Actor(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
 class Seat(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     """A place at the table: the GM's, or a player's bound to the contestants they control."""
 
-    id: Annotated[str, msgspec.Meta(max_length=64)]
+    id: Id
     role: Literal["gm", "player"]
-    contestants: Annotated[list[Annotated[str, msgspec.Meta(max_length=64)]], msgspec.Meta(max_length=64)] = []
+    contestants: Annotated[list[Id], msgspec.Meta(max_length=64)] = []
 
 
 class Dice(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
@@ -57,3 +76,18 @@ class ApChart(msgspec.Struct, frozen=True):
     exchange: list[int] = []
     adjusted: list[bool] = []
     ap: dict[str, list[int | None]] = {}
+
+
+class RatedContestant(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    """What every contestant of an extended or Hero Wars contest is set up with: its ability, rating, modifiers
+    and points."""
+
+    id: Id
+    name: Name
+    ability: Name
+    rating: RatingText  # "14", "5W", "5W2"
+    modifier: Number = 0  # situational modifiers, added to the value
+    augment: Number = 0  # augments, added to the value
+    followers_ap: Number = 0  # AP of followers added at the start
+    edge: Number = 0  # ^N; negative for a handicap
+    hero_points: HeroPoints = 0

@@ -10,7 +10,7 @@ from typing import Annotated, Literal
 
 import msgspec
 
-from protocol.common import Dice
+from protocol.common import Dice, Id
 
 ActionType = Literal["Influence", "Movement", "Interaction", "Combat", "Triggered"]
 Range = Literal["engaged", "close", "near", "far", "distant"]
@@ -21,8 +21,6 @@ ActionStatus = Literal["planned", "rolled", "resolved", "skipped"]
 
 # Every text a client sends is bounded here, at decoding: a longer one gets ``protocol/bad_field`` naming the
 # field, and the encounter never grows by more than a line or a paragraph a command.
-Id = Annotated[str, msgspec.Meta(max_length=64)]
-"""A zone, character or thing id."""
 Name = Annotated[str, msgspec.Meta(max_length=80)]
 """A name: of a zone, a character, a thing, an action card, an attribute, a skill, a trait, an omen; an action id."""
 Note = Annotated[str, msgspec.Meta(max_length=500)]

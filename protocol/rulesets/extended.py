@@ -6,7 +6,19 @@ from typing import Annotated, Literal
 
 import msgspec
 
-from protocol.common import ApChart, Dice, HeroPointWindow
+from protocol.common import (
+    ApChart,
+    Dice,
+    Face,
+    HeroPoints,
+    HeroPointWindow,
+    Id,
+    Name,
+    Number,
+    RatedContestant,
+    RatingText,
+    Text,
+)
 
 BetterRoll = Literal["low", "high"]
 ActionKind = Literal["normal", "asymmetrical", "unrelated"]
@@ -14,21 +26,9 @@ Phase = Literal["declaring", "ready", "rolled", "decided", "over"]  # over: the 
 Daring = Literal["cautious", "bold", "daring", "reckless"]  # how risky a declared action is, least first
 OrderMode = Literal["daring", "bid", "ap"]  # the GM's three ways of ordering a group round (seed 000 §5.3.3)
 
-# Every number and text a client sends is bounded here, at decoding: a value outside gets
+# Every number and text a client sends is bounded, at decoding (see protocol.common): a value outside gets
 # ``protocol/bad_field`` naming the field, and no rules computation ever sees it.
-MAX_NUMBER = 1_000_000
-"""The largest modifier, augment, followers' AP, edge, bid or AP adjustment (either sign)."""
-
-Number = Annotated[int, msgspec.Meta(ge=-MAX_NUMBER, le=MAX_NUMBER)]
-Bid = Annotated[int, msgspec.Meta(ge=-MAX_NUMBER, le=MAX_NUMBER)]
-HeroPoints = Annotated[int, msgspec.Meta(ge=0, le=100)]
-Face = Annotated[int, msgspec.Meta(ge=-100, le=100)]
-RatingText = Annotated[str, msgspec.Meta(min_length=1, max_length=12)]
-"""A rating as written (``14``, ``5W``, ``5W2``); its meaning is checked by the rules (``rules/bad_rating``, which
-names the field in words a player understands), and its length here."""
-Id = Annotated[str, msgspec.Meta(max_length=64)]
-Name = Annotated[str, msgspec.Meta(max_length=200)]
-Text = Annotated[str, msgspec.Meta(max_length=2000)]
+Bid = Number  # a bid, or AP lent or given
 
 
 class _Msg(msgspec.Struct, frozen=True, forbid_unknown_fields=True, tag_field="type"):
@@ -41,20 +41,6 @@ class Follower(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     name: Name
     rating: RatingText
     modifier: Number = 0
-
-
-class RatedContestant(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
-    """What every QuestWorlds-family contestant is set up with: its ability, rating, modifiers and points."""
-
-    id: Id
-    name: Name
-    ability: Name
-    rating: RatingText  # "14", "5W", "5W2"
-    modifier: Number = 0  # situational modifiers, added to the value
-    augment: Number = 0  # augments, added to the value
-    followers_ap: Number = 0  # AP of followers added at the start
-    edge: Number = 0  # ^N; negative for a handicap
-    hero_points: HeroPoints = 0
 
 
 class Contestant(RatedContestant, frozen=True, forbid_unknown_fields=True):

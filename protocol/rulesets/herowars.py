@@ -7,8 +7,7 @@ from typing import Annotated, Literal
 
 import msgspec
 
-from protocol.common import ApChart, Dice, HeroPointWindow
-from protocol.rulesets.extended import Bid, Face, Id, Number, RatedContestant, Text
+from protocol.common import ApChart, Dice, Face, HeroPointWindow, Id, Number, RatedContestant, Text
 
 Phase = Literal["declaring", "ready", "rolled", "tied", "decided"]
 Case = Literal["win", "transfer", "both_failure", "both_fumble", "failure_vs_fumble", "tie"]
@@ -39,7 +38,7 @@ class Intent(_Msg, frozen=True, tag="herowars.intent"):
     """A contestant's statement of intent and bid for its exchange this round; sealed until both declared."""
 
     action: Text = ""
-    bid: Bid | None = None  # no bid: 3
+    bid: Number | None = None  # no bid: 3
 
 
 # --- commands -----------------------------------------------------------------------------------------

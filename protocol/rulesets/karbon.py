@@ -7,7 +7,7 @@ from typing import Annotated, Literal
 
 import msgspec
 
-from protocol.common import Dice
+from protocol.common import Dice, Face, Id
 
 Side = Literal["agent", "narrator"]
 Place = Literal["pool", "reserve", "agent", "narrator", "spent"]
@@ -46,10 +46,8 @@ MAX_PERIL_DICE = 64
 
 Number = Annotated[int, msgspec.Meta(ge=-MAX_NUMBER, le=MAX_NUMBER)]
 Fortune = Annotated[int, msgspec.Meta(ge=0, le=MAX_FORTUNE)]
-Face = Annotated[int, msgspec.Meta(ge=-100, le=100)]
 DieId = Annotated[str, msgspec.Meta(max_length=16)]
 DieIds = Annotated[list[DieId], msgspec.Meta(max_length=MAX_DICE)]
-Id = Annotated[str, msgspec.Meta(max_length=64)]
 Name = Annotated[str, msgspec.Meta(max_length=80)]
 """The agent's name, and an injury's or condition's label."""
 Phrase = Annotated[str, msgspec.Meta(max_length=200)]

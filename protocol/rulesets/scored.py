@@ -7,7 +7,7 @@ from typing import Annotated, Literal
 
 import msgspec
 
-from protocol.common import Dice, HeroPointWindow
+from protocol.common import Dice, Face, HeroPointWindow, Id, Name, RatingText, Text
 
 TacticKind = Literal["none", "gambit", "defensive"]
 Role = Literal["main", "contestant", "secondary", "supporter"]
@@ -24,14 +24,7 @@ MAX_POINTS = 1_000_000
 
 Points = Annotated[int, msgspec.Meta(ge=-MAX_POINTS, le=MAX_POINTS)]
 StoryPoints = Annotated[int, msgspec.Meta(ge=0, le=100)]
-Face = Annotated[int, msgspec.Meta(ge=-100, le=100)]
 Faces = Annotated[list[Face], msgspec.Meta(max_length=8)]
-RatingText = Annotated[str, msgspec.Meta(min_length=1, max_length=12)]
-"""A rating as written (``14``, ``5W``, ``5W2``); its meaning is checked by the rules (``rules/bad_rating``), its
-length here."""
-Id = Annotated[str, msgspec.Meta(max_length=64)]
-Name = Annotated[str, msgspec.Meta(max_length=200)]
-Text = Annotated[str, msgspec.Meta(max_length=2000)]
 
 
 class _Msg(msgspec.Struct, frozen=True, forbid_unknown_fields=True, tag_field="type"):
