@@ -217,7 +217,7 @@ def _run(args: argparse.Namespace) -> int:
         case "serve":
             from server.net.app import run
 
-            return run(host=args.host, port=args.port, store=_store(args.store, args.create), create=args.create)
+            return run(host=args.host, port=args.port, store=_store(args.store, args.create))
         case "play" | "watch":
             from clients.python.terminal import run_terminal
 

@@ -29,7 +29,6 @@ from protocol.codec import decode_untrusted, encode
 from protocol.events import Envelope
 from protocol.messages import ClientMessage, Error
 from server import logs
-from server.datadir import sqlite_path
 from server.engine.contest import Contest
 from server.net.auth import Tokens, previous_secrets, server_secret
 from server.net.connection import Connection
@@ -245,16 +244,10 @@ def loop_factory(choice: str) -> Callable[[], asyncio.AbstractEventLoop] | None:
     return factory
 
 
-def run(host: str = DEFAULT_HOST, port: int = DEFAULT_PORT, store: str | None = None, create: bool = False) -> int:
-    """The ``agon serve`` command: the embedded sqlite store unless a Redis URL is named.
-
-    A sqlite file that does not exist is created only with ``create``: a typo in a path must not start a
-    second, empty store (with a secret of its own)."""
+def run(host: str = DEFAULT_HOST, port: int = DEFAULT_PORT, store: str | None = None) -> int:
+    """The ``agon serve`` command: the embedded sqlite store unless a Redis URL is named. The command line has
+    checked that a sqlite store exists, or that ``--create`` asks for one (``server.cli``)."""
     spec = store or DEFAULT_SPEC
-    path = sqlite_path(spec)
-    if path is not None and not path.exists() and not create:
-        print(f"agon serve: no store at {path}: pass --create to start a new one there", file=sys.stderr)
-        return 1
     try:
         logs.configure(os.environ)
         settings = Settings.from_env(host, port, spec)
