@@ -200,9 +200,17 @@ function useSelected() {
 // --- the map -------------------------------------------------------------------------------------------
 
 const W = 210;
+const LINE_CHARS = 28; // what a zone's 12 px line holds within its box; a longer one is drawn narrower
 const H = 130;
 const GAP = 70;
 const R = 14;
+
+// A line of a zone's description (its traits; its movement cost and sweep), kept inside the zone's box.
+function ZoneLine({ x, y, text }) {
+  if (!text) return null;
+  const fit = text.length > LINE_CHARS ? { textLength: W - 24, lengthAdjust: "spacingAndGlyphs" } : {};
+  return html`<text x=${x} y=${y} class="zone-traits" ...${fit}>${text}</text>`;
+}
 
 function layout(zones) {
   const cols = Math.max(1, Math.ceil(Math.sqrt(zones.length)));
@@ -254,7 +262,8 @@ function ZoneMap({ view, editable }) {
       })}
       ${rules.zones.map((z) => {
         const p = at[z.id];
-        const traits = [...z.traits, z.modifier ? `+${z.modifier} MP` : "", z.forced_to ? `sweeps to ${who[z.forced_to] ?? z.forced_to}` : ""].filter(Boolean).join(" · ");
+        const movement = [z.modifier ? `+${z.modifier} MP` : "", z.forced_to ? `sweeps to ${who[z.forced_to] ?? z.forced_to}` : ""].filter(Boolean).join(" · ");
+        const traits = [...z.traits, movement].filter(Boolean).join(" · ");
         const pick = () => select(z.id);
         const control = editable
           ? { tabindex: "0", role: "button", "aria-label": `${z.name}${traits ? ` (${traits})` : ""}`, "aria-pressed": current === z.id ? "true" : "false" }
@@ -263,7 +272,8 @@ function ZoneMap({ view, editable }) {
           onClick=${editable ? pick : undefined} onKeyDown=${editable ? (e) => (e.key === "Enter" || e.key === " ") && (e.preventDefault(), pick()) : undefined}>
           <rect x=${p.x} y=${p.y} width=${W} height=${H} rx="12" />
           <text x=${p.x + 12} y=${p.y + 24} class="zone-name">${z.name}</text>
-          <text x=${p.x + 12} y=${p.y + 44} class="zone-traits">${traits}</text>
+          <${ZoneLine} x=${p.x + 12} y=${p.y + 44} text=${z.traits.join(" · ")} />
+          <${ZoneLine} x=${p.x + 12} y=${p.y + 59} text=${movement} />
           ${z.things.map((t, k) => html`<text key=${t} x=${p.x + W - 12} y=${p.y + 24 + k * 16} text-anchor="end" class="thing">▣ ${who[t]}</text>`)}
         </g>`;
       })}
