@@ -54,7 +54,6 @@ class PatchError(ValueError):
 # --- JSON Pointer (RFC 6901) ---------------------------------------------------------------------------
 
 _BAD_ESCAPE = re.compile(r"~(?![01])")
-_INDEX = re.compile(r"0|[1-9][0-9]*")
 
 
 def escape(token: str) -> str:
@@ -79,6 +78,8 @@ def parse_pointer(pointer: str) -> list[str]:
     if not pointer.startswith("/"):
         raise PatchError(pointer, "a JSON Pointer is empty or starts with '/'")
     raw = pointer[1:].split("/")
+    if "~" not in pointer:
+        return raw
     for token in raw:
         if _BAD_ESCAPE.search(token):
             raise PatchError(pointer, "'~' must be followed by '0' or '1'")
@@ -247,7 +248,7 @@ def _index(container: list[Json], token: str, pointer: str, *, end_ok: bool) -> 
         if end_ok:
             return len(container)
         raise PatchError(pointer, "'-' names no existing array element")
-    if not _INDEX.fullmatch(token):
+    if not (token.isascii() and token.isdigit() and (token[0] != "0" or token == "0")):
         raise PatchError(pointer, f"{token!r} is not an array index")
     index = int(token)
     if index > len(container) or (index == len(container) and not end_ok):
