@@ -10,6 +10,7 @@ import msgspec
 
 from protocol.common import Actor, Seat
 from protocol.events import Revealed, RulesetEvent
+from protocol.ops import Op
 from server.engine.dice import Roller
 
 S = TypeVar("S")
@@ -96,3 +97,11 @@ class Ruleset(Generic[S]):
     declaration_type: Any = object
     # the state once the GM has concluded the contest (e.g. a phase that says it is over)
     concluded: Callable[[S], S] = lambda s: s
+    # the patches that turn each viewer's view of the state before one of its events into its view of the state
+    # after (one per viewer, in order), their paths under ``root`` (where the view sits in the contest's view),
+    # written for the events common enough to be worth it; None (the default) for any other event, whose views
+    # the engine diffs. A law of the conformance suite checks that every patch written turns the one view into
+    # the other.
+    view_patches: Callable[[S, S, Any, Sequence[Viewer], str], list[list[Op]] | None] = (
+        lambda before, after, event, viewers, root: None
+    )

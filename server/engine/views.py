@@ -9,6 +9,7 @@ import msgspec
 
 from protocol.common import Actor, Seat
 from protocol.events import Declared, Envelope, Event, Revealed
+from protocol.ops import Op, Replace
 from protocol.views import ContestView, DeclarationView, SealView
 from server.engine.contest import Contest, undo_target
 from server.engine.ruleset import Ruleset, Viewer
@@ -86,7 +87,55 @@ def contest_view(ruleset: Ruleset[Any], contest: Contest[Any], viewer: Viewer) -
         seed=concluded.seed if concluded is not None else None,
         concluded=concluded is not None,
         seal=seal,
-        can_undo=concluded is None and undo_target(contest) is not None,
-        can_redo=concluded is None and bool(contest.redo),
+        can_undo=_can_undo(contest),
+        can_redo=_can_redo(contest),
         rules=ruleset.view(contest.rules, viewer),
     )
+
+
+def _can_undo(contest: Contest[Any]) -> bool:
+    return contest.concluded is None and undo_target(contest) is not None
+
+
+def _can_redo(contest: Contest[Any]) -> bool:
+    return contest.concluded is None and bool(contest.redo)
+
+
+RULES_ROOT = "/rules"
+"""Where the ruleset's view sits in the contest's view (``ContestView.rules``)."""
+
+
+def written_patches(
+    ruleset: Ruleset[Any],
+    before: Contest[Any],
+    after: Contest[Any],
+    batch: Sequence[tuple[Envelope, Any]],
+    viewers: Sequence[Viewer],
+) -> list[list[Op]] | None:
+    """The patches from each viewer's view of ``before`` to its view of ``after`` (one per viewer, in order), as
+    the ruleset writes them for the batch's events (each envelope with the rule state before it), without
+    building any view. None when the ruleset writes none for one of the events, or when the batch holds an
+    event of the engine's or a private one, or changes what the engine shows around the ruleset's view (the
+    open seal and its declarations, the conclusion): then the views are diffed."""
+    if before.concluded is not None or after.concluded is not None or before.declared is not after.declared:
+        return None
+    if ruleset.window(before.rules) != ruleset.window(after.rules):
+        return None
+    patches: list[list[Op]] = [[] for _ in viewers]
+    for i, (envelope, rules_before) in enumerate(batch):
+        if isinstance(envelope.event, ENGINE_EVENTS) or envelope.visible_to is not None:
+            return None
+        rules_after = batch[i + 1][1] if i + 1 < len(batch) else after.rules
+        written = ruleset.view_patches(rules_before, rules_after, envelope.event, viewers, RULES_ROOT)
+        if written is None:
+            return None
+        for patch, ops in zip(patches, written, strict=True):
+            patch += ops
+    shown: list[Op] = [Replace(path="/version", value=after.version)]
+    if _can_undo(before) != (can_undo := _can_undo(after)):
+        shown.append(Replace(path="/can_undo", value=can_undo))
+    if _can_redo(before) != (can_redo := _can_redo(after)):
+        shown.append(Replace(path="/can_redo", value=can_redo))
+    for patch in patches:
+        patch += shown
+    return patches

@@ -29,7 +29,7 @@ from protocol.messages import CATCH_UP, EARLIER, Error, Json, Notice, NoticeLine
 from protocol.patch import Op, diff, view_hash, view_hash_of
 from server.engine.contest import Contest, apply, fold, needs_history
 from server.engine.ruleset import Ruleset, Viewer
-from server.engine.views import Sight, contest_view, may_see, sight
+from server.engine.views import Sight, contest_view, may_see, sight, written_patches
 from server.net.metrics import ServerMetrics
 from server.net.notices import Told, notice_frame, notice_line
 from server.net.settings import Settings
@@ -298,6 +298,10 @@ class ContestFeed:
             else:
                 groups[key] = (viewer, [])  # the ring keeps its patches, for a cheap resume
         private = any(envelope.visible_to is not None for envelope, _ in batch)
+        # The ruleset's own patch for each sight, where it writes one for every event of the batch (else diffs).
+        sights = list(groups)
+        written = written_patches(self._rules, previous, state, batch, [groups[key][0] for key in sights])
+        mine = dict(zip(sights, written, strict=True)) if written is not None else {}
         docs: dict[Sight, dict[str, Json]] = {}
         encoded: dict[Sight, bytes] = {}
         ring: dict[Sight, Ring] = {}
@@ -306,19 +310,24 @@ class ContestFeed:
         plain: dict[bytes, dict[str, Json]] = {}  # each distinct new view as a document, made once
         described: Told = {}  # each event's line, written once for the viewers shown the same event
         for key, (viewer, followers) in groups.items():
-            # One view per sight, its canonical bytes straight from the view; the document (for the diff and
-            # later welcomes) only once per distinct view, and the diff once per distinct pair of views.
+            # One view per sight, its canonical bytes straight from the view. Its patch is the ruleset's, written
+            # for the batch's events where it writes them; else a diff of the documents, each made once per
+            # distinct view, and diffed once per distinct pair of views.
             new_bytes = canonical(contest_view(self._rules, state, viewer))
-            old = self._docs.get(key)
-            if old is None:
+            old_bytes = self._encoded.get(key)
+            old: dict[str, Json] | None = None
+            if old_bytes is None:
                 old = view_doc(self._rules, previous, viewer)
-            old_bytes = self._encoded.get(key) or canonical(old)
-            new = plain.get(new_bytes)
-            if new is None:
-                new = plain[new_bytes] = old if old_bytes == new_bytes else document(new_bytes)
+                old_bytes = canonical(old)
             shared = patches.get((old_bytes, new_bytes))
             if shared is None:
-                ops = [] if old_bytes == new_bytes else diff(old, new)
+                ops = [] if old_bytes == new_bytes else mine.get(key)
+                if ops is None:
+                    old = self._doc(key) if old is None else old
+                    new = plain.get(new_bytes)
+                    if new is None:
+                        new = plain[new_bytes] = document(new_bytes)
+                    ops = diff(old, new)
                 shared = patches[old_bytes, new_bytes] = (ops, (encode(ops), view_hash_of(new_bytes)))
             ring[key] = shared[1]
             told: dict[tuple[bool, ...], tuple[NoticeLine, ...]] = {}
@@ -342,8 +351,13 @@ class ContestFeed:
                         )
                     )
                 follower.send(frame)
-            docs[key] = new
             encoded[key] = new_bytes
+            # Its document, where one was made (else it is made from the bytes when a welcome or a diff needs it).
+            kept = plain.get(new_bytes)
+            if kept is None and old_bytes == new_bytes:
+                kept = old if old is not None else self._docs.get(key)
+            if kept is not None:
+                docs[key] = kept
         self._docs = docs
         self._encoded = encoded
         self._state = state
@@ -559,10 +573,18 @@ class ContestFeed:
 
     def _head_doc(self, viewer: Viewer) -> dict[str, Json]:
         key = sight(viewer)
-        head = self._docs.get(key)
-        if head is None:
-            head = self._docs[key] = view_doc(self._rules, self._state, viewer)
+        if key in self._encoded:
+            return self._doc(key)
+        head = self._docs[key] = view_doc(self._rules, self._state, viewer)
+        self._encoded[key] = canonical(head)
         return head
+
+    def _doc(self, key: Sight) -> dict[str, Json]:
+        """The sight's published view as a document, made from its bytes when first needed."""
+        doc = self._docs.get(key)
+        if doc is None:
+            doc = self._docs[key] = document(self._encoded[key])
+        return doc
 
     def _contestants(self, viewer: Viewer) -> list[str]:
         return next((list(s.contestants) for s in self._state.created.seats if s.id == viewer.principal), [])
@@ -588,7 +610,7 @@ class ContestFeed:
             return
         key = sight(viewer)
         key = self._sights.get(key, key)
-        if key in self._docs and all(sight(v) != key for v in self._followers.values()):
+        if key in self._encoded and all(sight(v) != key for v in self._followers.values()):
             self._departed[key] = (viewer, self.version)  # the ring keeps its patches a while
         if not self._followers:
             self._on_idle(self)

@@ -25,7 +25,7 @@ from hypothesis.stateful import (
 )
 
 from protocol import errors
-from protocol.codec import encode
+from protocol.codec import canonical, encode
 from protocol.common import Actor
 from protocol.errors import Refused
 from protocol.events import (
@@ -62,7 +62,7 @@ from server.engine.contest import (
     undo_target,
 )
 from server.engine.ruleset import Ruleset, Viewer
-from server.engine.views import shown_event, sight, viewer_for
+from server.engine.views import shown_event, sight, viewer_for, written_patches
 from server.net.fanout import view_doc
 from server.net.notices import notice_frame
 from server.rulesets import RULESETS
@@ -163,6 +163,7 @@ def machine(rules: Ruleset[Any], strategy: Strategy) -> type[RuleBasedStateMachi
                     assert state_bytes(before) == snapshot, f"refusing {command} from {actor} changed the state"
                     continue
                 self._check_events(batch, before)
+                self._check_written(before, self.d.contest, batch)
                 self._check_views()
                 return True
             return False
@@ -310,6 +311,32 @@ def machine(rules: Ruleset[Any], strategy: Strategy) -> type[RuleBasedStateMachi
                     told = secrecy.carried(shown, hidden, known)
                     assert not told, f"{actor} is told {told} by event {envelope.version}: {shown}"
                 contest = after
+
+        def _check_written(self, before: Contest[Any], after: Contest[Any], batch: list[Envelope]) -> None:
+            """Every patch the ruleset writes instead of a diff — for each event of the batch alone, and for the
+            whole batch — turns each viewer's view before into its view after, and tells it nothing it may not
+            see."""
+            contest, pairs = before, []
+            for envelope in batch:
+                folded = fold(rules, [envelope], contest)
+                pairs.append((envelope, contest.rules))
+                self._check_written_step(contest, folded, [(envelope, contest.rules)])
+                contest = folded
+            self._check_written_step(before, after, pairs)
+
+        def _check_written_step(self, before: Contest[Any], after: Contest[Any], pairs: list[Any]) -> None:
+            seen = self.viewers()
+            written = written_patches(rules, before, after, pairs, [viewer for _, viewer in seen])
+            if written is None:
+                return
+            for (actor, viewer), ops in zip(seen, written, strict=True):
+                old, new = view_doc(rules, before, viewer), view_doc(rules, after, viewer)
+                got = canonical(apply_patch(old, ops))
+                assert got == canonical(new), f"{rules.name}'s patch {ops} for {actor} gives {got!r}"
+                leaks = secrecy.leaked(encode(ops), secrecy.secrets_for(after, viewer))
+                assert not leaks, f"{actor} is sent {leaks} in a written patch"
+                hidden = secrecy.hidden_in_patch(ops, strategy.hidden(after.rules, viewer))
+                assert not hidden, f"{actor} is sent hidden {hidden} in a written patch"
 
         def _hidden_values(
             self, viewer: Viewer, before: Contest[Any] | None, after: Contest[Any], gm_docs: list[Any]

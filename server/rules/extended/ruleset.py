@@ -17,7 +17,7 @@ from server.rules.extended.describe import describe
 from server.rules.extended.evolve import evolve
 from server.rules.extended.redact import redact
 from server.rules.extended.state import ExtendedState, Fighter
-from server.rules.extended.view import view
+from server.rules.extended.view import view, view_patches
 from server.rules.questworlds.chart import started
 from server.rules.questworlds.setup import modified_rating, player_controlled
 
@@ -111,6 +111,7 @@ EXTENDED: Ruleset[ExtendedState] = Ruleset(
     decide=decide,
     evolve=evolve,
     view=view,
+    view_patches=view_patches,
     outcome=outcome,
     window=window,
     check_declaration=check_declaration,

@@ -2,11 +2,16 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
+import msgspec
+
+from protocol.ops import Op, Replace
 from protocol.rulesets import extended as x
 from server.engine.ruleset import Viewer
 from server.rules.extended.roll import effective_bid
 from server.rules.extended.state import ExtendedState, Fighter
-from server.rules.questworlds.chart import chart_for
+from server.rules.questworlds.chart import chart_for, chart_patches
 from server.rules.questworlds.hero_points import awaiting_for, pending_for
 
 
@@ -55,6 +60,29 @@ def view(state: ExtendedState, viewer: Viewer) -> x.ExtendedView:
     )
 
 
+def view_patches(
+    before: ExtendedState, after: ExtendedState, event: object, viewers: Sequence[Viewer], root: str
+) -> list[list[Op]] | None:
+    """Each viewer's patch for the GM's AP adjustment, the event written most often between exchanges: the
+    contestant's AP and the chart's newest point. None for any other event, and for an adjustment that puts a
+    contestant out of the contest or back in (who acts next may change with it) or comes while a parting shot
+    is under way (a GM-run shooter's stake follows its AP): those views are diffed."""
+    if not isinstance(event, x.ApAdjusted) or after.shooter is not None:
+        return None
+    was, now = before.fighters[event.contestant], after.fighters[event.contestant]
+    if (was.ap > 0) != (now.ap > 0) or msgspec.structs.replace(was, ap=now.ap, ap_known=now.ap_known) != now:
+        return None
+    charts = chart_patches(before, after, viewers, f"{root}/chart")
+    if charts is None:
+        return None
+    path = f"{root}/contestants/{list(after.fighters).index(event.contestant)}/ap"
+    patches: list[list[Op]] = []
+    for viewer, chart in zip(viewers, charts, strict=True):
+        ap = _ap(now, viewer)
+        patches.append(chart if ap == _ap(was, viewer) else [Replace(path=path, value=ap), *chart])
+    return patches
+
+
 def _shot(state: ExtendedState) -> x.ShotUnderWay | None:
     """The parting shot taken and not yet applied: public, like the exchange it becomes."""
     if state.shooter is None or state.shot_target is None:
@@ -75,7 +103,7 @@ def _contestant(fighter: Fighter, viewer: Viewer) -> x.ContestantView:
         name=fighter.name,
         ability=fighter.ability,
         rating=fighter.rating if own else None,
-        ap=fighter.ap if own or fighter.ap_known else None,
+        ap=_ap(fighter, viewer),
         starting_ap=fighter.starting_ap if own else None,
         hero_points=fighter.hero_points if own else None,
         controlled_by_you=viewer.controls(fighter.id) or (viewer.role == "gm" and not fighter.player),
@@ -85,3 +113,8 @@ def _contestant(fighter: Fighter, viewer: Viewer) -> x.ContestantView:
         final_action_used=fighter.final_action_used,
         followers=list(fighter.followers),
     )
+
+
+def _ap(fighter: Fighter, viewer: Viewer) -> int | None:
+    """A contestant's AP as the viewer sees it: its controller's and the GM's, everyone's once it has changed."""
+    return fighter.ap if viewer.omniscient or viewer.controls(fighter.id) or fighter.ap_known else None

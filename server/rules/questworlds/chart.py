@@ -10,12 +10,14 @@ GM until it has changed (AP knowledge). Once known it stays known, so the hidden
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Protocol, TypeVar
 
 import msgspec
 
 from protocol.common import ApChart
+from protocol.ops import Add, Op, Remove, Replace
+from protocol.patch import escape
 from server.engine.ruleset import Viewer
 
 CHART_POINTS = 200
@@ -103,6 +105,53 @@ def chart_for(state: ChartedState, viewer: Viewer) -> ApChart:
         hidden = 0 if viewer.omniscient or viewer.controls(c) else chart.hidden.get(c, 0)
         ap[c] = [*([None] * hidden), *column[hidden:]] if hidden else list(column)
     return ApChart(exchange=exchange, adjusted=adjusted, ap=ap)
+
+
+def chart_patches(
+    before: ChartedState, after: ChartedState, viewers: Sequence[Viewer], path: str
+) -> list[list[Op]] | None:
+    """For each viewer, the ops that turn its chart of ``before`` into its chart of ``after`` (at ``path``) when
+    the two states keep the same chart and only AP moved between them, as between two exchanges: the view's
+    last ``adjusted`` point for the changes since the chart's newest point is added, changed or dropped. None
+    for anything else (the chart written, a contestant new to it, a chart full enough to slide): diff the views.
+
+    Written from the states, not from the charts ``chart_for`` shows, so it builds neither: what it adds is
+    what ``_appended`` would, for a chart that does not slide."""
+    chart = after.chart
+    if before.chart is not chart or before.exchanges != after.exchanges or chart.ap.keys() != after.fighters.keys():
+        return None
+    moved_before, moved_after = _moved_since(chart, before.fighters), _moved_since(chart, after.fighters)
+    if not moved_before and not moved_after:
+        return [[] for _ in viewers]
+    newest = len(chart.exchange)  # the index of the view's ``adjusted`` point
+    if newest >= CHART_POINTS:
+        return None
+    columns = [(c, f"{path}/ap/{escape(c)}") for c in chart.ap]
+    if not moved_after:
+        dropped: list[Op] = [Remove(path=f"{path}/{column}/{newest}") for column in ("exchange", "adjusted")]
+        dropped += [Remove(path=f"{column}/{newest}") for _, column in columns]
+        return [dropped for _ in viewers]
+    if not moved_before:
+        point = [Add(path=f"{path}/exchange/-", value=after.exchanges), Add(path=f"{path}/adjusted/-", value=True)]
+        return [
+            [*point, *(Add(path=f"{column}/-", value=_seen(after, c, newest, viewer)) for c, column in columns)]
+            for viewer in viewers
+        ]
+    patches: list[list[Op]] = []
+    for viewer in viewers:
+        seen = ((column, _seen(before, c, newest, viewer), _seen(after, c, newest, viewer)) for c, column in columns)
+        patches.append([Replace(path=f"{column}/{newest}", value=ap) for column, was, ap in seen if ap != was])
+    return patches
+
+
+def _seen(state: ChartedState, contestant: str, point: int, viewer: Viewer) -> int | None:
+    """A contestant's AP as ``viewer`` sees it at the chart's ``adjusted`` point ``point`` (``_appended`` hides
+    it there while the chart's hidden points plus this one reach that far)."""
+    fighter = state.fighters[contestant]
+    if viewer.omniscient or viewer.controls(contestant):
+        return fighter.ap
+    hidden = state.chart.hidden.get(contestant, 0) + (0 if fighter.ap_known else 1)
+    return None if point < hidden else fighter.ap
 
 
 _last_shown: list[tuple[ChartedState, tuple[Chart, list[int], list[bool]]]] = []
