@@ -62,35 +62,45 @@ def shown_event(ruleset: Ruleset[Any], rules_before: Any, envelope: Envelope, vi
 
 
 def contest_view(ruleset: Ruleset[Any], contest: Contest[Any], viewer: Viewer) -> ContestView:
-    created = contest.created
-    window = ruleset.window(contest.rules) if contest.concluded is None else None
-    seal = None
-    if window is not None:
-        declared = [
-            DeclarationView(
-                participant=d.participant,
-                commitment=d.commitment,
-                payload=d.payload if viewer.omniscient or viewer.controls(d.participant) else None,
+    return contest_views(ruleset, contest, [viewer])[0]
+
+
+def contest_views(ruleset: Ruleset[Any], contest: Contest[Any], viewers: Sequence[Viewer]) -> list[ContestView]:
+    """Each viewer's view of the contest, in order; what the views share is worked out once."""
+    created, concluded = contest.created, contest.concluded
+    window = ruleset.window(contest.rules) if concluded is None else None
+    declared = [d for d in contest.declared.values() if d.window == window.id] if window is not None else []
+    can_undo, can_redo = _can_undo(contest), _can_redo(contest)
+    views: list[ContestView] = []
+    for viewer in viewers:
+        seal = None
+        if window is not None:
+            seen = [
+                DeclarationView(
+                    participant=d.participant,
+                    commitment=d.commitment,
+                    payload=d.payload if viewer.omniscient or viewer.controls(d.participant) else None,
+                )
+                for d in declared
+            ]
+            seal = SealView(window=window.id, expected=list(window.expected), declared=seen)
+        views.append(
+            ContestView(
+                contest=contest.id,
+                ruleset=created.ruleset,
+                title=created.title,
+                version=contest.version,
+                dice=created.dice,
+                seed_hash=created.seed_hash,
+                seed=concluded.seed if concluded is not None else None,
+                concluded=concluded is not None,
+                seal=seal,
+                can_undo=can_undo,
+                can_redo=can_redo,
+                rules=ruleset.view(contest.rules, viewer),
             )
-            for d in contest.declared.values()
-            if d.window == window.id
-        ]
-        seal = SealView(window=window.id, expected=list(window.expected), declared=declared)
-    concluded = contest.concluded
-    return ContestView(
-        contest=contest.id,
-        ruleset=created.ruleset,
-        title=created.title,
-        version=contest.version,
-        dice=created.dice,
-        seed_hash=created.seed_hash,
-        seed=concluded.seed if concluded is not None else None,
-        concluded=concluded is not None,
-        seal=seal,
-        can_undo=_can_undo(contest),
-        can_redo=_can_redo(contest),
-        rules=ruleset.view(contest.rules, viewer),
-    )
+        )
+    return views
 
 
 def _can_undo(contest: Contest[Any]) -> bool:

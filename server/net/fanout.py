@@ -29,7 +29,7 @@ from protocol.messages import CATCH_UP, EARLIER, Error, Json, Notice, NoticeLine
 from protocol.patch import Op, diff, view_hash, view_hash_of
 from server.engine.contest import Contest, apply, fold, needs_history
 from server.engine.ruleset import Ruleset, Viewer
-from server.engine.views import Sight, contest_view, may_see, sight, written_patches
+from server.engine.views import Sight, contest_view, contest_views, may_see, sight, written_patches
 from server.net.metrics import ServerMetrics
 from server.net.notices import Told, notice_frame, notice_line
 from server.net.settings import Settings
@@ -309,11 +309,13 @@ class ContestFeed:
         frames: dict[tuple[bytes, bytes, tuple[NoticeLine, ...]], bytes] = {}
         plain: dict[bytes, dict[str, Json]] = {}  # each distinct new view as a document, made once
         described: Told = {}  # each event's line, written once for the viewers shown the same event
-        for key, (viewer, followers) in groups.items():
+        views = contest_views(self._rules, state, [groups[key][0] for key in sights])
+        for key, view in zip(sights, views, strict=True):
             # One view per sight, its canonical bytes straight from the view. Its patch is the ruleset's, written
             # for the batch's events where it writes them; else a diff of the documents, each made once per
             # distinct view, and diffed once per distinct pair of views.
-            new_bytes = canonical(contest_view(self._rules, state, viewer))
+            viewer, followers = groups[key]
+            new_bytes = canonical(view)
             old_bytes = self._encoded.get(key)
             old: dict[str, Json] | None = None
             if old_bytes is None:
