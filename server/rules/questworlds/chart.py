@@ -99,11 +99,11 @@ def chart_after(before: S, after: S, *, applied: bool) -> S:
 def chart_for(state: ChartedState, viewer: Viewer) -> ApChart:
     """The chart as ``viewer`` may see it (``null`` where it may not see an AP), with the changes since the
     newest point as a last ``adjusted`` point."""
-    chart, exchange, adjusted = _shown(state)
+    chart, exchange, adjusted, whole = _shown(state)
     ap: dict[str, list[int | None]] = {}
     for c, column in chart.ap.items():
         hidden = 0 if viewer.omniscient or viewer.controls(c) else chart.hidden.get(c, 0)
-        ap[c] = [*([None] * hidden), *column[hidden:]] if hidden else list(column)
+        ap[c] = [*([None] * hidden), *column[hidden:]] if hidden else whole[c]
     return ApChart(exchange=exchange, adjusted=adjusted, ap=ap)
 
 
@@ -154,18 +154,22 @@ def _seen(state: ChartedState, contestant: str, point: int, viewer: Viewer) -> i
     return None if point < hidden else fighter.ap
 
 
-_last_shown: list[tuple[ChartedState, tuple[Chart, list[int], list[bool]]]] = []
+Shown = tuple[Chart, list[int], list[bool], dict[str, list[int | None]]]
+
+_last_shown: list[tuple[ChartedState, Shown]] = []
 
 
-def _shown(state: ChartedState) -> tuple[Chart, list[int], list[bool]]:
-    """The chart with its last ``adjusted`` point, and its shared columns. Every viewer's view of one state
-    asks for the same: it is made once per state (the state is immutable; the lists are only read)."""
+def _shown(state: ChartedState) -> Shown:
+    """The chart with its last ``adjusted`` point, and its shared columns (each AP column whole, for those who
+    see all of it). Every viewer's view of one state asks for the same: it is made once per state (the state
+    is immutable; the lists are only read)."""
     last = _last_shown[-1] if _last_shown else None  # read once: another thread may replace it
     if last is not None and last[0] is state:
         return last[1]
     chart = state.chart
     if _moved_since(chart, state.fighters):
         chart = _appended(chart, state.fighters, state.exchanges, adjusted=True)
-    shown = (chart, list(chart.exchange), list(chart.adjusted))
+    whole: dict[str, list[int | None]] = {c: list(column) for c, column in chart.ap.items()}
+    shown = (chart, list(chart.exchange), list(chart.adjusted), whole)
     _last_shown[:] = [(state, shown)]
     return shown
