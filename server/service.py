@@ -45,7 +45,18 @@ def seed_secret(committed_hash: str) -> str:
 
 
 def utc_now() -> str:
-    return datetime.now(UTC).isoformat(timespec="milliseconds")
+    """Now, as ``datetime.now(UTC).isoformat(timespec="milliseconds")`` writes it, its whole second formatted
+    once a second (every event is stamped)."""
+    global _second
+    ms = time.time_ns() // 1_000_000
+    second = ms // 1000
+    held = _second  # read once: another thread may replace it
+    if held[0] != second:
+        held = _second = (second, datetime.fromtimestamp(second, UTC).strftime("%Y-%m-%dT%H:%M:%S"))
+    return f"{held[1]}.{ms % 1000:03d}+00:00"
+
+
+_second: tuple[int, str] = (-1, "")  # the second last formatted, and its text
 
 
 @dataclass(frozen=True)

@@ -4,11 +4,14 @@ audit commands (`agon export`, `agon verify`, `agon replay`) run as real process
 from __future__ import annotations
 
 import asyncio
+import re
 import secrets
 import subprocess
 import sys
+import time
 import uuid
 from collections.abc import AsyncIterator
+from datetime import UTC, datetime
 from pathlib import Path
 
 import msgspec
@@ -19,7 +22,7 @@ from protocol.errors import Refused
 from protocol.events import Conclude, CreateContest, Declare, Redo, Rewind, Undo
 from protocol.rulesets import extended as x
 from server.engine.contest import trimmed
-from server.service import ContestService
+from server.service import ContestService, utc_now
 from server.store import EventStore, MemoryStore, open_store
 from server.store.port import Snapshot
 from tests.engine.table import ANN, GM, SPECTATOR, duel
@@ -338,3 +341,16 @@ async def test_each_declaration_draws_a_fresh_salt_and_other_commands_draw_none(
     declared = [msgspec.json.decode(r.data)["event"] for r in await store.read("salts") if b'"seal.declared"' in r.data]
     assert [d["salt"] for d in declared] == [salt.hex() for salt in drawn]
     assert len(drawn) == len({d["salt"] for d in declared}) == 4
+
+
+def test_events_are_stamped_in_utc_to_the_millisecond_across_seconds() -> None:
+    stamps = []
+    for _ in range(6):
+        before = datetime.now(UTC)
+        stamp = utc_now()
+        after = datetime.now(UTC)
+        assert re.fullmatch(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}\+00:00", stamp), stamp
+        assert before.replace(microsecond=before.microsecond // 1000 * 1000) <= datetime.fromisoformat(stamp) <= after
+        stamps.append(stamp)
+        time.sleep(0.3)
+    assert len({stamp[:19] for stamp in stamps}) >= 2  # the whole second moved on at least once
