@@ -286,7 +286,8 @@ class ContestFeed:
         started = time.perf_counter()
         batch, self._pending = self._pending, []
         state, previous = self._folding, self._state
-        self._revoke(state)
+        if state.generations is not previous.generations:  # only a re-issued seat revokes followers
+            self._revoke(state)
         groups: dict[Sight, tuple[Viewer, list[Follower]]] = {}
         for follower, viewer in self._followers.items():
             key = sight(viewer)
