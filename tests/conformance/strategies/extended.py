@@ -168,6 +168,9 @@ def commands(table: Table) -> st.SearchStrategy[Command]:
         st.builds(x.PartingShot, contestant=who, bid=st.none() | st.integers(0, 12)),
         *_group_commands(table),
     ]
+    # a correction that takes a contestant back to the chart's newest point (a GM undoing a slip by hand)
+    back = [(c, column[-1] - state.fighters[c].ap) for c, column in state.chart.ap.items() if c in state.fighters]
+    options += [st.just(x.Adjust(contestant=c, delta=delta, reason="back")) for c, delta in back if delta] * 3
     if state.phase == "declaring":
         declare = st.sampled_from([*ids, "nobody"]).flatmap(
             lambda p: st.builds(Declare, participant=st.just(p), payload=_intent(table, p))
