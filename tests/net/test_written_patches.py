@@ -44,3 +44,23 @@ async def test_every_viewer_follows_a_run_of_adjustments_without_a_fresh_view(st
         await newcomer.close()
     for client in [gm, *viewers.values()]:
         await client.close()
+
+
+async def test_a_viewer_back_from_a_dropped_link_resumes_through_the_written_patches_it_missed(start: Start) -> None:
+    server = await start()
+    gm, created = await open_duel(server)
+    contest = created.contest
+    spectator = await AgonClient.connect(server.ws_url, follow=[Follow(contest, created.invitations.spectator)])
+    first = await gm.command(contest, x.Adjust(contestant="orc", delta=-2, reason="a wound"))
+    await spectator.wait_version(contest, first.version)
+    spectator.abort()
+    await gm.command(contest, x.Adjust(contestant="aria", delta=3, reason="a rally"))  # the point moves
+    last = await gm.command(contest, x.Adjust(contestant="orc", delta=2, reason="a bandage"))
+    await spectator.reconnect()
+    mirror = await spectator.wait_version(contest, last.version)
+    assert mirror.welcomes[-1].view is None  # resumed from the server's memory: one patch of what it missed
+    assert mirror.desyncs == 0
+    newcomer = await AgonClient.connect(server.ws_url, follow=[Follow(contest, created.invitations.spectator)])
+    assert newcomer.mirrors[contest].doc == mirror.doc
+    for client in (gm, spectator, newcomer):
+        await client.close()
