@@ -7,15 +7,13 @@ from typing import Any
 from rich.console import RenderableType
 from rich.text import Text
 
-from clients.python.terminal.layouts import grid, shown, who
+from clients.python.terminal.layouts import grid, heading, shown, who
 
 
 def layout(view: dict[str, Any]) -> list[RenderableType]:
     rules = view["rules"]
-    head = f"{view['title'] or view['contest']} — round {rules['round']} · {rules['phase']}"
-    if rules.get("next_action"):
-        head += f" · next: {rules['next_action']}"
-    parts: list[RenderableType] = [Text(head, style="bold")]
+    following = f"next: {rules['next_action']}" if rules.get("next_action") else None
+    parts: list[RenderableType] = [heading(view, f"round {rules['round']}", rules["phase"], following)]
     if rules["scene"]:
         parts.append(Text(rules["scene"] + (f" ({rules['foreshadow']})" if rules["foreshadow"] else "")))
     zones = grid("zone", "here", "traits")

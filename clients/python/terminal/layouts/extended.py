@@ -7,15 +7,13 @@ from typing import Any
 from rich.console import RenderableType
 from rich.text import Text
 
-from clients.python.terminal.layouts import grid, shown, who
+from clients.python.terminal.layouts import grid, heading, shown, who
 
 
 def layout(view: dict[str, Any]) -> list[RenderableType]:
     rules = view["rules"]
-    head = f"{view['title'] or view['contest']} — {rules['prize']} · round {rules['round']} · {rules['phase']}"
-    if rules.get("next_actor"):
-        head += f" · next: {rules['next_actor']}"
-    parts: list[RenderableType] = [Text(head, style="bold")]
+    following = f"next: {rules['next_actor']}" if rules.get("next_actor") else None
+    parts: list[RenderableType] = [heading(view, rules["prize"], f"round {rules['round']}", rules["phase"], following)]
     table = grid("contestant", "ability", "rating", "AP", "hero points", "")
     for c in rules["contestants"]:
         out = "out" if c["out"] is True else (c["out"] or "")

@@ -7,7 +7,7 @@ from typing import Any
 from rich.console import RenderableType
 from rich.text import Text
 
-from clients.python.terminal.layouts import grid
+from clients.python.terminal.layouts import grid, heading
 
 
 def _dice(dice: list[dict[str, Any]]) -> str:
@@ -16,11 +16,8 @@ def _dice(dice: list[dict[str, Any]]) -> str:
 
 def layout(view: dict[str, Any]) -> list[RenderableType]:
     rules = view["rules"]
-    head = (
-        f"{view['title'] or view['contest']} — {rules['name']} ({rules['agent']}) · {rules['phase']} · "
-        f"Fortune {rules['fortune']}/{rules['full_fortune']}"
-    )
-    parts: list[RenderableType] = [Text(head, style="bold")]
+    fortune = f"Fortune {rules['fortune']}/{rules['full_fortune']}"
+    parts: list[RenderableType] = [heading(view, f"{rules['name']} ({rules['agent']})", rules["phase"], fortune)]
     marks = [f"injuries: {', '.join(rules['injuries'])}"] if rules["injuries"] else []
     marks += [f"conditions: {', '.join(rules['conditions'])}"] if rules["conditions"] else []
     if marks:

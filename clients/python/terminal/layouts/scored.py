@@ -7,15 +7,13 @@ from typing import Any
 from rich.console import RenderableType
 from rich.text import Text
 
-from clients.python.terminal.layouts import grid, shown, who
+from clients.python.terminal.layouts import grid, heading, shown, who
 
 
 def layout(view: dict[str, Any]) -> list[RenderableType]:
     rules = view["rules"]
-    head = f"{view['title'] or view['contest']} — {rules['prize']} · round {rules['round']} · {rules['phase']}"
-    if rules.get("initiative"):
-        head += f" · {rules['initiative']} (initiative) against {rules['responder']}"
-    parts: list[RenderableType] = [Text(head, style="bold")]
+    pair = f"{rules['initiative']} (initiative) against {rules['responder']}" if rules.get("initiative") else None
+    parts: list[RenderableType] = [heading(view, rules["prize"], f"round {rules['round']}", rules["phase"], pair)]
     table = grid("contestant", "side", "ability", "rating", "RP", "story points", "score", "")
     for c in rules["contestants"]:
         out = f"out ({c['out']})" if c["out"] else ("" if c["present"] else "not yet in")
