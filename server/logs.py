@@ -18,22 +18,21 @@ FIELDS = ("contest", "command", "kind", "outcome", "version", "code")
 TEXT_FORMAT = "%(asctime)s %(levelname)s %(name)s: %(message)s"
 
 
-class _Second:
-    """A timestamp's whole second, formatted once a second: ``time.strftime`` is about a third of the cost of
-    formatting a text line, and a busy server logs a line per command."""
+class Second:
+    """A time stamp's whole second, formatted once a second: ``time.strftime`` is about a third of the cost of
+    formatting a text line, and a busy server logs a line per command (and stamps every event)."""
 
     def __init__(self, pattern: str, converter: Callable[[float], time.struct_time]) -> None:
         self._pattern = pattern
         self._converter = converter
-        self._second = -1
-        self._text = ""
+        self._held = (-1, "")  # the second last formatted, and its text: replaced whole, so threads may share it
 
     def __call__(self, created: float) -> str:
         second = int(created)
-        if second != self._second:  # formatters run under their handler's lock: one thread at a time
-            self._text = time.strftime(self._pattern, self._converter(second))
-            self._second = second
-        return self._text
+        held = self._held  # read once: another thread may replace it
+        if held[0] != second:
+            held = self._held = (second, time.strftime(self._pattern, self._converter(second)))
+        return held[1]
 
 
 class TextFormatter(logging.Formatter):
@@ -41,7 +40,7 @@ class TextFormatter(logging.Formatter):
 
     def __init__(self) -> None:
         super().__init__(TEXT_FORMAT)
-        self._second = _Second(self.default_time_format, time.localtime)
+        self._second = Second(self.default_time_format, time.localtime)
 
     def formatTime(self, record: logging.LogRecord, datefmt: str | None = None) -> str:
         return f"{self._second(record.created)},{int(record.msecs):03d}"
@@ -50,7 +49,7 @@ class TextFormatter(logging.Formatter):
 class JsonFormatter(logging.Formatter):
     def __init__(self) -> None:
         super().__init__()
-        self._second = _Second("%Y-%m-%dT%H:%M:%S", time.gmtime)
+        self._second = Second("%Y-%m-%dT%H:%M:%S", time.gmtime)
 
     def format(self, record: logging.LogRecord) -> str:
         entry: dict[str, object] = {

@@ -17,7 +17,6 @@ import uuid
 from collections import OrderedDict
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from datetime import UTC, datetime
 from typing import Any
 
 import msgspec
@@ -33,6 +32,7 @@ from server.engine.contest import Contest, fold, needs_history, restored, trimme
 from server.engine.dice import Roller, seed_hash
 from server.engine.ruleset import Context, Ruleset
 from server.engine.views import contest_view, viewer_for
+from server.logs import Second
 from server.rulesets import ruleset as ruleset_named
 from server.store.port import ConflictError, DuplicateError, EventStore, Record, Snapshot
 
@@ -47,16 +47,11 @@ def seed_secret(committed_hash: str) -> str:
 def utc_now() -> str:
     """Now, as ``datetime.now(UTC).isoformat(timespec="milliseconds")`` writes it, its whole second formatted
     once a second (every event is stamped)."""
-    global _second
     ms = time.time_ns() // 1_000_000
-    second = ms // 1000
-    held = _second  # read once: another thread may replace it
-    if held[0] != second:
-        held = _second = (second, datetime.fromtimestamp(second, UTC).strftime("%Y-%m-%dT%H:%M:%S"))
-    return f"{held[1]}.{ms % 1000:03d}+00:00"
+    return f"{_utc_second(ms // 1000)}.{ms % 1000:03d}+00:00"
 
 
-_second: tuple[int, str] = (-1, "")  # the second last formatted, and its text
+_utc_second = Second("%Y-%m-%dT%H:%M:%S", time.gmtime)
 
 
 @dataclass(frozen=True)
