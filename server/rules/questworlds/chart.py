@@ -50,13 +50,19 @@ def started(fighters: Mapping[str, Charted]) -> Chart:
 
 def _appended(chart: Chart, fighters: Mapping[str, Charted], exchange: int, *, adjusted: bool) -> Chart:
     drop = 1 if len(chart.exchange) >= CHART_POINTS else 0
-    hidden = {c: chart.hidden.get(c, 0) + (0 if f.ap_known else 1) - drop for c, f in fighters.items()}
+    hidden = {c: _hidden_with(chart, c, f) - drop for c, f in fighters.items()}
     return Chart(
         exchange=(*chart.exchange[drop:], exchange),
         adjusted=(*chart.adjusted[drop:], adjusted),
         ap={c: (*chart.ap.get(c, ())[drop:], f.ap) for c, f in fighters.items()},
         hidden={c: max(0, h) for c, h in hidden.items()},
     )
+
+
+def _hidden_with(chart: Chart, contestant: str, fighter: Charted) -> int:
+    """How many of the first points hide the contestant's AP once a point for ``fighter`` is appended (before
+    the oldest point slides off a full chart): one more while its AP has not changed yet."""
+    return chart.hidden.get(contestant, 0) + (0 if fighter.ap_known else 1)
 
 
 def _moved_since(chart: Chart, fighters: Mapping[str, Charted]) -> bool:
@@ -145,13 +151,12 @@ def chart_patches(
 
 
 def _seen(state: ChartedState, contestant: str, point: int, viewer: Viewer) -> int | None:
-    """A contestant's AP as ``viewer`` sees it at the chart's ``adjusted`` point ``point`` (``_appended`` hides
-    it there while the chart's hidden points plus this one reach that far)."""
+    """A contestant's AP as ``viewer`` sees it at the chart's ``adjusted`` point ``point``, appended to a chart
+    that does not slide (hidden as ``_appended`` hides it)."""
     fighter = state.fighters[contestant]
     if viewer.omniscient or viewer.controls(contestant):
         return fighter.ap
-    hidden = state.chart.hidden.get(contestant, 0) + (0 if fighter.ap_known else 1)
-    return None if point < hidden else fighter.ap
+    return None if point < _hidden_with(state.chart, contestant, fighter) else fighter.ap
 
 
 Shown = tuple[Chart, list[int], list[bool], dict[str, list[int | None]]]
