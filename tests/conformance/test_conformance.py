@@ -163,7 +163,6 @@ def machine(rules: Ruleset[Any], strategy: Strategy) -> type[RuleBasedStateMachi
                     assert state_bytes(before) == snapshot, f"refusing {command} from {actor} changed the state"
                     continue
                 self._check_events(batch, before)
-                self._check_written(before, self.d.contest, batch)
                 self._check_views()
                 return True
             return False
@@ -286,14 +285,18 @@ def machine(rules: Ruleset[Any], strategy: Strategy) -> type[RuleBasedStateMachi
             assert encode([self.d.contest.rules, self.d.contest.declared]) == encode([at_v.rules, at_v.declared])
 
         def _check_events(self, batch: list[Envelope], before: Contest[Any] | None) -> None:
-            """Per event: the ruleset's own invariant, and every viewer's notice."""
-            contest = before
+            """Per event: the ruleset's own invariant, every viewer's notice, and the patches the ruleset writes
+            (for each event alone, then for the whole batch)."""
+            contest, pairs = before, []
             for envelope in batch:
                 after = fold(rules, [envelope], contest)
                 event = envelope.event
                 rules_before = contest.rules if contest is not None else after.rules
-                if contest is not None and not isinstance(event, ENGINE_EVENTS):
-                    strategy.check_event(contest.rules, event, after.rules)
+                if contest is not None:
+                    pairs.append((envelope, contest.rules))
+                    self._check_written(contest, after, pairs[-1:])
+                    if not isinstance(event, ENGINE_EVENTS):
+                        strategy.check_event(contest.rules, event, after.rules)
                 extra = [(event.participant, event.payload)] if isinstance(event, Declared) else []
                 gm_docs = [view_doc(rules, c, self.gm_viewer) for c in (contest, after) if c is not None]
                 for actor, viewer in self.viewers():
@@ -311,20 +314,12 @@ def machine(rules: Ruleset[Any], strategy: Strategy) -> type[RuleBasedStateMachi
                     told = secrecy.carried(shown, hidden, known)
                     assert not told, f"{actor} is told {told} by event {envelope.version}: {shown}"
                 contest = after
+            if before is not None and contest is not None:
+                self._check_written(before, contest, pairs)
 
-        def _check_written(self, before: Contest[Any], after: Contest[Any], batch: list[Envelope]) -> None:
-            """Every patch the ruleset writes instead of a diff — for each event of the batch alone, and for the
-            whole batch — turns each viewer's view before into its view after, and tells it nothing it may not
-            see."""
-            contest, pairs = before, []
-            for envelope in batch:
-                folded = fold(rules, [envelope], contest)
-                pairs.append((envelope, contest.rules))
-                self._check_written_step(contest, folded, [(envelope, contest.rules)])
-                contest = folded
-            self._check_written_step(before, after, pairs)
-
-        def _check_written_step(self, before: Contest[Any], after: Contest[Any], pairs: list[Any]) -> None:
+        def _check_written(self, before: Contest[Any], after: Contest[Any], pairs: list[Any]) -> None:
+            """Every patch the ruleset writes instead of a diff turns each viewer's view before into its view
+            after, and tells it nothing it may not see."""
             seen = self.viewers()
             written = written_patches(rules, before, after, pairs, [viewer for _, viewer in seen])
             if written is None:
