@@ -127,8 +127,14 @@ class ContestService:
         self._keep(contest_id, (rules, fold(rules, envelopes)))
         return Result(contest_id, envelopes[-1].version, envelopes)
 
-    async def execute(self, contest_id: str, actor: Actor, command_id: str, command: Command) -> Result:
-        """Decide and durably append; raises Refused with a stable code, changing nothing."""
+    async def execute(
+        self, contest_id: str, actor: Actor, command_id: str, command: Command, generation: int | None = None
+    ) -> Result:
+        """Decide and durably append; raises Refused with a stable code, changing nothing.
+
+        ``generation``: the invitation generation of the actor's link, when it came with one. It is checked
+        against the contest the command is decided on, which is the head it is appended on (the append
+        expects that version), so a link re-issued by any process never writes after its re-issue."""
         if await self.read_only(contest_id):
             raise Refused(errors.READ_ONLY, "contest: an imported contest can be replayed, never changed")
         async with self._lock(contest_id):
@@ -150,6 +156,15 @@ class ContestService:
                         return Result(contest_id, seen, repeated=True)
                     trust_cache = False
                     continue
+                if generation is not None and contest.generation(actor.principal) != generation:
+                    if cached is not None:  # this process may not have seen the re-issue (or the new link) yet
+                        trust_cache = False
+                        continue
+                    if (repeat := await self._repeat(contest_id, contest, actor, command_id)) is not None:
+                        return repeat
+                    raise Refused(
+                        errors.REVOKED, "token: this invitation was re-issued by the GM; ask for the new link"
+                    )
                 # A command from before the snapshot the contest was restored from is not in its index: the
                 # store is asked only when deciding or appending fails (a repeat's event ids are stored), not
                 # for every command; and before the history is loaded again for an undo, redo or rewind.
@@ -236,6 +251,10 @@ class ContestService:
             cached = (cached[0], await self._folded(contest_id, cached[0], cached[1], tail))
         self._keep(contest_id, cached)
         return cached
+
+    async def head(self, contest_id: str) -> int:
+        """The version of the contest's newest stored event (0: none)."""
+        return await self.store.head(contest_id)
 
     async def with_history(self, contest_id: str, rules: Ruleset[Any], contest: Contest[Any]) -> Contest[Any]:
         """``contest`` with its effective history, which a snapshot leaves out: the log up to its version

@@ -12,7 +12,7 @@ import msgspec
 import pytest
 
 from protocol.errors import Refused
-from protocol.events import Declare, Envelope, Rewind, Undo
+from protocol.events import Declare, Envelope, ReissueSeat, Rewind, Undo
 from protocol.rulesets import extended as x
 from server.engine.audit import audit
 from server.engine.contest import Contest, fold
@@ -185,3 +185,19 @@ async def test_a_conflict_that_brings_nothing_new_is_refused_after_a_few_attempt
     assert caught.value.code == "store/conflict"
     store.stuck = False
     assert "stuck" not in {e.command_id for e in await service.events(contest)}
+
+
+async def test_a_link_reissued_by_another_process_never_writes_again(
+    two: tuple[ContestService, ContestService],
+) -> None:
+    """Process 2 holds the contest when process 1 re-issues Ann's link: a command with the old link's
+    generation is refused on process 2 (checked against the head it would be appended on, not the state it
+    has cached), and one with the new link's generation is taken though process 2 had not read the re-issue."""
+    contest = await started(two)
+    await two[0].execute(contest, GM, "reissue", ReissueSeat(seat=ANN.principal))
+    lunge = Declare(participant="aria", payload=x.Intent(action="lunge", bid=3))
+    assert await outcome(two[1].execute(contest, ANN, "old-link", lunge, generation=0)) == "auth/revoked"
+    ack = await two[1].execute(contest, ANN, "new-link", lunge, generation=1)
+    envelopes = await clean_log(two[1], contest)
+    assert [e.command_id for e in envelopes if e.actor.principal == ANN.principal] == ["new-link"]
+    assert ack.version == envelopes[-1].version

@@ -401,6 +401,9 @@ class Connection:
             raise Refused(errors.BAD_TOKEN, f"token: contest {contest!r} has no such seat")
         actor = Actor(claims.seat, claims.role)
         viewer = viewer_for(actor, feed.seats)
+        if claims.gen > feed.generation(claims.seat):
+            # A link newer than this process's feed: its re-issue is stored, the feed has not read it yet.
+            await feed.reached(await self._ctx.service.head(contest), self._ctx.settings.ack_wait)
         await feed.attach(self, viewer, claims.role, after, claims.gen, budget)
         if self._closing:
             feed.detach(self)
@@ -442,7 +445,9 @@ class Connection:
             raise Refused(errors.FORBIDDEN, "a spectator may watch but not act")
         if following.claims.role == "auditor":
             raise Refused(errors.FORBIDDEN, "an auditor may read everything but not act")
-        if following.feed.generation(following.claims.seat) != following.claims.gen:
+        # The feed may lag behind the store: it tells only of a re-issue it has seen. The service checks the
+        # link's generation against the head the command is appended on.
+        if following.feed.generation(following.claims.seat) > following.claims.gen:
             raise Refused(errors.REVOKED, "token: this invitation was re-issued by the GM; ask for the new link")
         return following
 
@@ -459,7 +464,9 @@ class Connection:
         with self._ctx.appending():
             started = time.perf_counter()
             try:
-                result = await self._ctx.service.execute(message.contest, following.actor, message.id, message.command)
+                result = await self._ctx.service.execute(
+                    message.contest, following.actor, message.id, message.command, following.claims.gen
+                )
             except Refused as refused:
                 metrics.commands.inc("refused")
                 log.info(
@@ -493,7 +500,7 @@ class Connection:
             raise Refused(errors.FORBIDDEN, "only a GM may re-issue an invitation")
         with self._ctx.appending():
             result = await self._ctx.service.execute(
-                message.contest, following.actor, message.id, ReissueSeat(seat=message.seat)
+                message.contest, following.actor, message.id, ReissueSeat(seat=message.seat), following.claims.gen
             )
             _, contest = await self._ctx.service.load(message.contest)
             role: TokenRole = "player"
@@ -513,7 +520,8 @@ class Connection:
         following = self._followed(message.contest)
         if following.claims.role not in ("gm", "auditor"):
             raise Refused(errors.FORBIDDEN, "only a GM or an auditor may read the whole timeline")
-        if following.feed.generation(following.claims.seat) != following.claims.gen:
+        _, contest = await self._ctx.service.load(message.contest)  # the stored head, not the feed's
+        if contest.generation(following.claims.seat) != following.claims.gen:
             raise Refused(errors.REVOKED, "token: this invitation was re-issued by the GM")
         self._send(await timeline.answer(self._ctx.service, message))
 

@@ -19,6 +19,7 @@ from server.rulesets import ruleset
 from server.store.redis import RedisStore
 from tests.conftest import RedisServer
 from tests.e2e.conftest import ServerFactory, ServerProcess
+from tests.e2e.reissue_race import OLD_LINKS, reissue_race
 from tests.net.duel import ARIA_WINS, ap, duel
 
 
@@ -115,3 +116,17 @@ async def test_a_process_that_loses_redis_reports_503_and_recovers(
     created = await gm.create(duel())
     await gm.follow(created.contest, created.invitations.gm)
     await gm.close()
+
+
+async def test_an_old_link_never_writes_after_its_reissue_on_another_process(
+    agon_server: ServerFactory, redis_url: str
+) -> None:
+    """The GM re-issues Ann's link on one process a dozen times while eight connections holding her old link
+    declare every 30 ms on the other: none of their commands is stored after the re-issue, and each new link
+    is welcomed at once on the process that may not have read the re-issue yet."""
+    first, second = agon_server(store=redis_url), agon_server(store=redis_url)
+    report = await reissue_race(first.ws_url, second.ws_url, redis_url, reissues=12)
+    assert report.reissues == 12
+    assert report.old_link_acked > 12 * OLD_LINKS  # the old links did write before each re-issue
+    assert report.stored_after_reissue == 0, report
+    assert report.new_link_refused == 0, report
