@@ -1,9 +1,11 @@
 """What each viewer may see of an encounter, and how events are shown to those who may not see a secret.
 
 In face-down mode an announced action shows only its type to everyone but its player and the GM until
-it resolves (its ``ActionRolled`` turns the card over); so does the reveal. A change asked for is its
-player's and the GM's in either mode (the GM may refuse it, and the card asked for is never played). A skipped
-action is never turned over: its name stays hidden in views, in its ``ActionSkipped`` and in the notice."""
+it resolves (its ``ActionRolled`` turns the card over); so does the reveal, and so does an omen's grant (the
+action it lets the character perform as an Instant action is named to others only when it is performed). A
+change asked for is its player's and the GM's in either mode (the GM may refuse it, and the card asked for is
+never played). A skipped action is never turned over: its name stays hidden in views, in its
+``ActionSkipped`` and in the notice."""
 
 from __future__ import annotations
 
@@ -53,7 +55,7 @@ def view(state: ContingencyState, viewer: Viewer) -> c.ContingencyView:
                 stepped=f.stepped,
                 movement_points=f.mp,
                 omens=f.omens,
-                granted=list(f.granted),
+                granted=list(f.granted) if sees_intent(state, f.id, viewer) else [],
                 dice=list(f.dice),
                 skills=sorted(f.skills),
             )
@@ -125,6 +127,8 @@ def redact(state: ContingencyState, event: c.Event | Revealed, viewer: Viewer) -
             return msgspec.structs.replace(event, to=None, action_type=None)  # in either mode: it may never be played
         case c.ActionSkipped() if not sees_intent(state, event.character, viewer):
             return msgspec.structs.replace(event, name=None)
+        case c.OmenTaken() if event.grants is not None and not sees_intent(state, event.character, viewer):
+            return msgspec.structs.replace(event, grants=None)  # face down until the granted action is played
         case _:
             return event
 

@@ -297,3 +297,36 @@ def test_what_a_player_says_with_a_face_down_intent_stays_theirs() -> None:
     public.do(BOB, Declare(participant="bob_pc", payload=c.Intent(actions=[])))
     public.do(GM, Declare(participant="bandit", payload=c.Intent(actions=[])))
     assert said.encode() in _received(public, BOB)  # public mode: revealed with the intent
+
+
+def test_a_face_down_omens_grant_is_named_to_others_only_when_it_is_played() -> None:
+    """Rook's Feint resolves with an omen, taken to grant her Ambush as an Instant action: Wren's player and
+    spectators learn that she took the omen, not which card it grants, until she performs it."""
+    table = _table("face_down")
+    table.announce({"ann_pc": (ANN, [SECRET]), "bob_pc": (BOB, []), "bandit": (GM, [])})
+    table.do(ANN, c.Roll(faces=[9, 9, 9]))
+    first = table.contest.version
+    table.do(ANN, c.TakeOmen(character="ann_pc", omen="Opening", grants=AMBUSH))
+    for viewer in (BOB, SPECTATOR):
+        rook = next(k for k in table.view(viewer).rules.characters if k.id == "ann_pc")
+        assert rook.granted == []
+        shown = _received(table, viewer, first)
+        assert AMBUSH.encode() not in shown
+        assert b"ann_pc takes the omen Opening" in shown
+    for viewer in (ANN, GM):
+        rook = next(k for k in table.view(viewer).rules.characters if k.id == "ann_pc")
+        assert rook.granted == [AMBUSH]
+        assert b"takes the omen Opening, granting Ambush" in _received(table, viewer, first)
+
+    table.do(ANN, c.Perform(character="ann_pc", action=AMBUSH, kind="instant", faces=[5, 5, 5]))
+    for viewer in (BOB, SPECTATOR):
+        assert AMBUSH.encode() in _received(table, viewer, first)  # played: turned over for everyone
+
+
+def test_a_public_omens_grant_is_everyones() -> None:
+    table = _table("public")
+    table.announce({"ann_pc": (ANN, [SECRET]), "bob_pc": (BOB, []), "bandit": (GM, [])})
+    table.do(ANN, c.Roll(faces=[9, 9, 9]))
+    table.do(ANN, c.TakeOmen(character="ann_pc", omen="Opening", grants=AMBUSH))
+    rook = next(k for k in table.view(SPECTATOR).rules.characters if k.id == "ann_pc")
+    assert rook.granted == [AMBUSH]
