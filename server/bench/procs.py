@@ -103,7 +103,8 @@ class Proc:
 
 
 def agon_serve(store: str, port: int | None = None, extra_env: dict[str, str] | None = None) -> Proc:
-    """``agon serve`` on loopback for ``store``, with the benchmark's secret and no frame-rate limit."""
+    """``agon serve`` on loopback for ``store``, with the benchmark's secret, no frame-rate limit and no cap on
+    connections per address (every benchmark client comes from loopback)."""
     port = port or free_port()
     env = {
         **os.environ,
@@ -111,6 +112,7 @@ def agon_serve(store: str, port: int | None = None, extra_env: dict[str, str] | 
         "AGON_RATE": "1000000",
         "AGON_BURST": "1000000",
         "AGON_SEND_QUEUE": "100000",
+        "AGON_MAX_CONNECTIONS_PER_ADDRESS": "0",
         **(extra_env or {}),
     }
     command = [sys.executable, "-m", "server.cli", "serve", "--host", "127.0.0.1", "--port", str(port)]

@@ -34,10 +34,12 @@ from server.net.auth import Tokens, previous_secrets, server_secret
 from server.net.connection import Connection
 from server.net.context import ServerContext
 from server.net.fanout import Hub
+from server.net.forwarded import client_address, trusted
 from server.net.http import WS_PATH, http_handler
 from server.net.lobby import Lobby
 from server.net.metrics import ServerMetrics
 from server.net.settings import DEFAULT_HOST, DEFAULT_PORT, Settings
+from server.net.sockets import AddressCount, admit, admitted, capped_connections
 from server.service import ContestService
 from server.store import DEFAULT_SPEC, open_store
 from server.store.port import EventStore, StoreError
@@ -72,6 +74,7 @@ class AgonServer:
             tokens=tokens,
             metrics=metrics,
         )
+        self.sockets = AddressCount(settings.max_connections_address)
         self._server: Server | None = None
         service.on_lost = self._lost
         service.on_appended = self._appended
@@ -93,7 +96,16 @@ class AgonServer:
         if ws.request is not None and urlsplit(ws.request.path).path != WS_PATH:
             await _wrong_path(ws)
             return
-        await Connection(ws, self.context).run()
+        proxies = self.settings.trusted_proxies
+        if proxies and ws.remote_address and trusted(str(ws.remote_address[0]), proxies):
+            forwarded = ws.request.headers.get("X-Forwarded-For") if ws.request else None
+            if not admit(ws, client_address(str(ws.remote_address[0]), forwarded, proxies), self.sockets):
+                await _too_many(ws, self.sockets.cap)
+                return
+        try:
+            await Connection(ws, self.context).run()
+        finally:
+            admitted(ws, self.sockets)
 
     async def start(self) -> None:
         settings = self.settings
@@ -107,6 +119,7 @@ class AgonServer:
             ping_timeout=settings.ping_timeout,
             close_timeout=settings.close_timeout,
             compression=None,
+            create_connection=capped_connections(self.sockets, settings.trusted_proxies),
         )
 
     @property
@@ -169,6 +182,14 @@ async def _wrong_path(ws: ServerConnection) -> None:
     with contextlib.suppress(ConnectionClosed):
         await ws.send(encode(Error(code=errors.WRONG_PATH, message=where)), text=True)
         await ws.close(CloseCode.POLICY_VIOLATION, f"use {WS_PATH}")
+
+
+async def _too_many(ws: ServerConnection, cap: int) -> None:
+    """A connection from an address that holds ``cap`` open already (behind a trusted proxy): say so, close."""
+    why = f"at most {cap} connections from one address at once: close one and try again"
+    with contextlib.suppress(ConnectionClosed):
+        await ws.send(encode(Error(code=errors.RATE_LIMITED, message=why)), text=True)
+        await ws.close(CloseCode.TRY_AGAIN_LATER, "too many connections from this address")
 
 
 async def serve(settings: Settings, store: EventStore, stop: asyncio.Event, spec: str = "") -> None:

@@ -26,22 +26,23 @@ def trusted_networks(text: str | None) -> tuple[Network, ...]:
     return tuple(networks)
 
 
-def _trusted(address: str, trusted: Iterable[Network]) -> bool:
+def trusted(address: str, networks: Iterable[Network]) -> bool:
+    """Whether ``address`` is in one of ``networks``."""
     try:
         parsed = ipaddress.ip_address(address.strip().strip("[]"))
     except ValueError:
         return False
-    return any(parsed in network for network in trusted)
+    return any(parsed in network for network in networks)
 
 
-def client_address(peer: str, forwarded_for: str | None, trusted: tuple[Network, ...]) -> str:
+def client_address(peer: str, forwarded_for: str | None, proxies: tuple[Network, ...]) -> str:
     """The address to rate-limit: the peer, or when the peer is a trusted proxy, the rightmost hop of
     ``X-Forwarded-For`` that is not a trusted proxy (the leftmost hop when all of them are)."""
-    if not trusted or not forwarded_for or not _trusted(peer, trusted):
+    if not proxies or not forwarded_for or not trusted(peer, proxies):
         return peer
     hops = [hop.strip() for hop in forwarded_for.split(",") if hop.strip()]
     for hop in reversed(hops):
-        if not _trusted(hop, trusted):
+        if not trusted(hop, proxies):
             try:
                 return str(ipaddress.ip_address(hop.strip("[]")))
             except ValueError:

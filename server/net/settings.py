@@ -37,6 +37,7 @@ class Settings:
     create_burst: float = 10.0  # ...and at once; beyond: rate/limited (the connection stays open)
     create_rate_address: float = 1.0  # the same for every connection from one client address together
     create_burst_address: float = 30.0
+    max_connections_address: int = 64  # sockets one client address may hold open at once (0: no cap)
     send_queue: int = 512  # frames waiting for a slow client before it is dropped (it resumes later)
     ping_interval: float | None = 20.0
     ping_timeout: float | None = 20.0
@@ -79,6 +80,7 @@ class Settings:
             rate=_number(env, "AGON_RATE", float, cls.rate),
             burst=_number(env, "AGON_BURST", float, cls.burst),
             send_queue=_number(env, "AGON_SEND_QUEUE", int, cls.send_queue),
+            max_connections_address=_number(env, "AGON_MAX_CONNECTIONS_PER_ADDRESS", int, cls.max_connections_address),
         )
 
 
