@@ -35,7 +35,7 @@ from server.net.connection import Connection
 from server.net.context import ServerContext
 from server.net.fanout import Hub
 from server.net.forwarded import client_address, trusted
-from server.net.http import WS_PATH, http_handler
+from server.net.http import WS_PATH, http_handler, secure_response
 from server.net.lobby import Lobby
 from server.net.metrics import ServerMetrics
 from server.net.settings import DEFAULT_HOST, DEFAULT_PORT, Settings
@@ -114,6 +114,7 @@ class AgonServer:
             settings.host,
             settings.port,
             process_request=http_handler(self.context),
+            process_response=secure_response,
             max_size=settings.max_frame,
             ping_interval=settings.ping_interval,
             ping_timeout=settings.ping_timeout,
