@@ -58,8 +58,9 @@ def convert(obj: Any, type: type[T]) -> T:
 
 def decode_untrusted(data: bytes | str, type: type[T]) -> T:
     """Decode bytes from the network, turning every failure into a Refused with a stable code:
-    ``protocol/bad_frame`` (not JSON), ``protocol/unknown_message`` (a tag no message has) or
-    ``protocol/bad_field`` (a field missing or of the wrong type; the message names the field)."""
+    ``protocol/bad_frame`` (not JSON, or JSON nested deeper than the decoder recurses), ``protocol/unknown_message``
+    (a tag no message has) or ``protocol/bad_field`` (a field missing or of the wrong type; the message names
+    the field)."""
     from protocol import errors
 
     try:
@@ -75,3 +76,5 @@ def decode_untrusted(data: bytes | str, type: type[T]) -> T:
         raise errors.Refused(errors.BAD_FRAME, f"not a JSON message: {exc}") from None
     except UnicodeDecodeError as exc:  # msgspec raises it for a tag that is not UTF-8
         raise errors.Refused(errors.BAD_FRAME, f"not UTF-8: {exc.reason} at byte {exc.start}") from None
+    except RecursionError:  # msgspec recurses once per level of nesting, up to the interpreter's limit
+        raise errors.Refused(errors.BAD_FRAME, "not a message: its JSON is nested too deeply") from None

@@ -598,3 +598,28 @@ async def test_a_viewer_who_left_resumes_from_the_ring_of_patches(start: Start) 
     assert fresh.mirrors[contest].doc == mirror.doc
     for client in (gm, ann, fresh):
         await client.close()
+
+
+async def test_a_frame_nested_thousands_deep_is_a_bad_frame_and_the_connection_stays_usable(
+    start: Start, caplog: pytest.LogCaptureFixture
+) -> None:
+    server = await start(max_frame=256 * 1024)
+    gm, created = await open_duel(server)
+    deep = 30_000
+    async with connect(server.ws_url, max_size=None) as ws:
+        for frame in ('{"a":' * deep + "1" + "}" * deep, '{"a":' + "[" * deep + "]" * deep + "}"):
+            await ws.send(frame)
+            error = json.loads(await ws.recv())
+            assert error["type"] == "error" and error["code"] == "protocol/bad_frame"
+            assert "nested too deeply" in error["message"]
+        # The connection stays open and usable: a hello follows the contest, a ping is answered.
+        await ws.send(json.dumps({"type": "hello", "follow": [{"token": created.invitations.seats["ann"]}]}))
+        assert json.loads(await ws.recv())["type"] == "welcome"
+        await ws.send(json.dumps({"type": "ping", "nonce": 7}))
+        while (message := json.loads(await ws.recv()))["type"] != "pong":
+            assert message["type"] == "notice"
+        assert message["nonce"] == 7
+    assert not [r for r in caplog.records if r.levelname in ("ERROR", "CRITICAL") or r.exc_info], [
+        r.getMessage() for r in caplog.records
+    ]
+    await gm.close()

@@ -105,3 +105,25 @@ def test_a_views_canonical_bytes_and_document_match_the_plain_values_it_stands_f
     assert canonical(view) == canonical(plain)
     assert list(plain) == sorted(plain) and list(plain["by_name"]) == sorted(plain["by_name"])
     assert _types(document(canonical(view))) == _types(plain)
+
+
+DEEP = 30_000
+
+
+@pytest.mark.parametrize(
+    "frame",
+    [
+        b'{"a":' * DEEP + b"1" + b"}" * DEEP,
+        b'{"a":' + b"[" * DEEP + b"]" * DEEP + b"}",
+        b'{"a":' + b'{"b":[' * DEEP + b"]}" * DEEP + b"}",
+    ],
+    ids=["objects", "arrays-in-an-object", "objects-and-arrays"],
+)
+def test_a_frame_nested_thousands_deep_is_a_bad_frame_not_a_recursion_error(frame: bytes) -> None:
+    """msgspec raises RecursionError for a value nested deeper than the interpreter's recursion limit."""
+    from protocol.messages import ClientMessage
+
+    with pytest.raises(Refused) as refused:
+        decode_untrusted(frame, ClientMessage)  # type: ignore[arg-type]
+    assert refused.value.code == "protocol/bad_frame"
+    assert "nested too deeply" in refused.value.message
