@@ -28,7 +28,7 @@ import time
 import warnings
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Any
+from typing import Annotated, Any
 
 import jwt
 import msgspec
@@ -49,8 +49,13 @@ MIN_SECRET_BYTES = 32
 """RFC 7518 asks for an HS256 key at least as long as the hash; a shorter secret works, with a warning."""
 PUBLIC_KEY_ALGORITHMS = ("RS256", "ES256", "EdDSA")
 REGISTERED_CLAIMS = frozenset({"iss", "sub", "aud", "exp", "nbf", "iat", "jti"})
-"""JWT claims PyJWT checks (exp, nbf, iat) or that say who minted the token; other unknown claims are refused."""
+"""JWT claims that are times (exp, nbf, iat: checked here) or that say who minted the token; other unknown claims
+are refused."""
 SECRET_FILE = "secret"
+LAST_SECOND = 253_402_300_799
+"""9999-12-31T23:59:59Z: the latest time a token may name (``exp``, ``nbf``, ``iat``); every time claim is a
+number from 0 to this, so no token's time overflows a float, a timer or a date."""
+TIME_CLAIMS = ("exp", "nbf", "iat")
 PREVIOUS_FILE = "secret.previous"
 """After ``agon admin rotate-secret``: the secret before the rotation and, after a space, until when (unix
 seconds) tokens signed with it are still accepted."""
@@ -62,8 +67,9 @@ class Claims(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     contest: str  # "" in an owner token
     role: TokenRole
     seat: str
-    exp: int  # unix seconds
-    gen: int = 0  # the seat's invitation generation: a re-issued invitation revokes the older ones
+    exp: Annotated[int, msgspec.Meta(ge=0, le=LAST_SECOND)]  # unix seconds
+    # The seat's invitation generation: a re-issued invitation revokes the older ones.
+    gen: Annotated[int, msgspec.Meta(ge=0)] = 0
 
 
 def _b64(data: bytes) -> str:
@@ -149,7 +155,7 @@ class Tokens:
             raise Refused(errors.BAD_TOKEN, "token: the signature does not match (forged, or from another server)")
         try:
             claims = msgspec.json.decode(payload, type=Claims, strict=True)
-        except (msgspec.DecodeError, msgspec.ValidationError):
+        except (msgspec.DecodeError, msgspec.ValidationError, RecursionError):
             raise Refused(errors.BAD_TOKEN, "token: malformed claims") from None
         if claims.exp <= self.now():
             raise Refused(errors.EXPIRED_TOKEN, "token: expired; ask the GM for a new invitation")
@@ -158,12 +164,13 @@ class Tokens:
     def _verify_jwt(self, token: str, parts: list[str]) -> Claims:
         """A JWT Agon issued or an operator's site minted: HS256 with the server secret (or a previous one in
         its grace period), or RS256 / ES256 / EdDSA with the operator's public key. Every segment in its one
-        canonical spelling, an expiry (checked on this object's clock), Agon's claims and nothing unknown."""
+        canonical spelling, an expiry (checked on this object's clock), Agon's claims and nothing unknown;
+        ``exp``, ``nbf`` and ``iat`` are times (see ``_time``), ``nbf`` and ``iat`` not after now."""
         try:
             header = msgspec.json.decode(_unb64(parts[0]), type=dict[str, Any])
             _unb64(parts[1])
             _unb64(parts[2])
-        except (ValueError, binascii.Error, msgspec.DecodeError, msgspec.ValidationError):
+        except (ValueError, binascii.Error, msgspec.DecodeError, msgspec.ValidationError, RecursionError):
             raise Refused(errors.BAD_TOKEN, "token: malformed") from None
         algorithm = header.get("alg")
         if algorithm == "HS256":
@@ -182,7 +189,14 @@ class Tokens:
                         token,
                         key,
                         algorithms=[str(algorithm)],
-                        options={"require": ["exp"], "verify_aud": False, "verify_exp": False},
+                        # Times are checked below, on this object's clock, after their types and ranges.
+                        options={
+                            "require": ["exp"],
+                            "verify_aud": False,
+                            "verify_exp": False,
+                            "verify_iat": False,
+                            "verify_nbf": False,
+                        },
                     )
                 break
             except jwt.InvalidSignatureError:
@@ -191,12 +205,17 @@ class Tokens:
                 raise Refused(errors.BAD_TOKEN, f"token: {error}") from None
         if decoded is None:
             raise Refused(errors.BAD_TOKEN, "token: the signature does not match (forged, or from another server)")
+        now = self.now()
+        times = {name: _time(name, decoded[name]) for name in TIME_CLAIMS if name in decoded}
+        for name in ("nbf", "iat"):
+            if times.get(name, 0) > now:
+                raise Refused(errors.BAD_TOKEN, f"token: {name}: not valid yet (a time after now on this server)")
         agon = {name: value for name, value in decoded.items() if name not in REGISTERED_CLAIMS or name == "exp"}
         try:
             claims = msgspec.convert(agon, type=Claims, strict=True)
         except msgspec.ValidationError as error:
             raise Refused(errors.BAD_TOKEN, f"token: claims: {error}") from None
-        if claims.exp <= self.now():
+        if claims.exp <= now:
             raise Refused(errors.EXPIRED_TOKEN, "token: expired; ask for a new invitation")
         # Thousands of connections follow with the same few contests, roles and seats: one copy of each.
         return msgspec.structs.replace(
@@ -206,6 +225,14 @@ class Tokens:
     def check_unexpired(self, claims: Claims) -> None:
         if claims.exp <= self.now():
             raise Refused(errors.EXPIRED_TOKEN, "token: expired; ask the GM for a new invitation")
+
+
+def _time(name: str, value: object) -> float:
+    """A time claim (RFC 7519 NumericDate): a JSON number from 0 to ``LAST_SECOND``, a fraction allowed (``exp``
+    must be whole, which ``Claims`` checks); not a boolean, a string, NaN, an infinity or a number too large."""
+    if isinstance(value, bool) or not isinstance(value, int | float) or not 0 <= value <= LAST_SECOND:
+        raise Refused(errors.BAD_TOKEN, f"token: {name}: not a time (unix seconds from 0 to {LAST_SECOND})")
+    return float(value)
 
 
 def new_owner_id() -> str:

@@ -408,11 +408,15 @@ class Connection:
         if self._closing:
             feed.detach(self)
             return
-        previous = self._following.get(contest)
-        if previous is not None:
-            previous.expiry.cancel()
-        left = max(0.0, claims.exp - self._ctx.tokens.now())
-        expiry = self._ws.loop.call_later(left, self._expired, contest, claims)
+        try:
+            previous = self._following.get(contest)
+            if previous is not None:
+                previous.expiry.cancel()
+            left = max(0.0, claims.exp - self._ctx.tokens.now())
+            expiry = self._ws.loop.call_later(left, self._expired, contest, claims)
+        except BaseException:
+            feed.detach(self)  # nothing stays attached to a follow that failed
+            raise
         self._following[contest] = Following(claims, actor, viewer, feed, expiry)
 
     def _expired(self, contest: str, claims: Claims) -> None:

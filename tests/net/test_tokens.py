@@ -16,9 +16,12 @@ from typing import Any
 
 import jwt
 import pytest
+from websockets.asyncio.client import connect
 
 from protocol.errors import Refused
 from server.net.auth import Claims, Tokens, server_secret
+from tests.net.conftest import Start
+from tests.net.test_server import open_duel
 
 
 def b64(data: bytes) -> str:
@@ -223,3 +226,114 @@ def test_only_the_canonical_spelling_of_a_token_is_accepted(kind: str, seat: str
             tokens.verify(variant)
         assert refused.value.code == "auth/bad_token", variant
     assert tokens.verify(token).seat == seat
+
+
+NOW = 1_700_000_000
+LAST_SECOND = 253_402_300_799  # 9999-12-31T23:59:59Z: the last time a token may name
+TIME_CLAIMS = {"contest": '"duel"', "role": '"player"', "seat": '"ann"', "exp": str(NOW + 600)}
+
+
+def signed_jwt(secret: bytes, claims: dict[str, str]) -> str:
+    """An HS256 JWT whose claims are written as raw JSON text (so a number too large for a float, NaN or
+    ``1e400`` reaches the server exactly as a hostile site would write it)."""
+    body = "{" + ",".join(f'"{name}":{value}' for name, value in claims.items()) + "}"
+    signing = b64(b'{"alg":"HS256"}') + "." + b64(body.encode())
+    return f"{signing}.{b64(hmac.new(secret, signing.encode(), hashlib.sha256).digest())}"
+
+
+NOT_TIMES = [
+    "1" + "0" * 400,  # 10^400: a JSON number too large for any date (and for a float)
+    "1e400",
+    str(2**63),
+    str(LAST_SECOND + 1),
+    "-1",
+    "-Infinity",
+    "Infinity",
+    "NaN",
+    '"NaN"',
+    '"1700000000"',
+    "true",
+    "false",
+    "null",
+    "[]",
+    "{}",
+]
+
+
+@pytest.mark.parametrize("value", NOT_TIMES)
+@pytest.mark.parametrize("claim", ["exp", "iat", "nbf"])
+def test_a_time_claim_that_is_not_a_time_is_a_bad_token(claim: str, value: str) -> None:
+    tokens = Tokens(b"secret", Clock(NOW))
+    assert tokens.verify(signed_jwt(b"secret", TIME_CLAIMS)).exp == NOW + 600
+    with pytest.raises(Refused) as refused:
+        tokens.verify(signed_jwt(b"secret", {**TIME_CLAIMS, claim: value}))
+    assert refused.value.code == "auth/bad_token", refused.value.message
+    assert claim in refused.value.message
+
+
+@pytest.mark.parametrize(("claim", "value"), [("exp", "1" + "0" * 400), ("exp", "-1"), ("gen", "-1")])
+def test_an_agon1_token_whose_claims_are_out_of_range_is_a_bad_token(claim: str, value: str) -> None:
+    claims = {"contest": "duel", "exp": NOW + 600, "role": "player", "seat": "ann"}
+    body = json.dumps(claims, sort_keys=True, separators=(",", ":")).replace(
+        f'"{claim}":{claims[claim]}' if claim in claims else "{", f'"{claim}":{value}' if claim in claims else "{"
+    )
+    if claim not in claims:
+        body = body.replace("{", f'{{"{claim}":{value},', 1)
+    signing = "agon1." + b64(body.encode())
+    token = f"{signing}.{b64(hmac.new(b'secret', signing.encode(), hashlib.sha256).digest())}"
+    with pytest.raises(Refused) as refused:
+        Tokens(b"secret", Clock(NOW)).verify(token)
+    assert refused.value.code == "auth/bad_token"
+
+
+def test_time_claims_in_range_are_taken_on_the_servers_clock() -> None:
+    tokens = Tokens(b"secret", Clock(NOW))
+    ok = [
+        {"iat": str(NOW), "nbf": str(NOW)},
+        {"iat": f"{NOW - 10}.25", "nbf": f"{NOW}.0"},  # RFC 7519: a NumericDate may be a fraction of a second
+        {"iat": "0", "nbf": "0"},
+        {"exp": str(LAST_SECOND)},
+    ]
+    for claims in ok:
+        assert tokens.verify(signed_jwt(b"secret", {**TIME_CLAIMS, **claims})).seat == "ann", claims
+    for claim in ("iat", "nbf"):  # not yet valid on this server's clock
+        with pytest.raises(Refused) as refused:
+            tokens.verify(signed_jwt(b"secret", {**TIME_CLAIMS, claim: str(NOW + 60)}))
+        assert refused.value.code == "auth/bad_token" and claim in refused.value.message
+    with pytest.raises(Refused) as expired:
+        tokens.verify(signed_jwt(b"secret", {**TIME_CLAIMS, "exp": str(NOW)}))
+    assert expired.value.code == "auth/expired_token"
+    with pytest.raises(Refused) as fractional:  # Agon's expiry is whole seconds, as Agon issues it
+        tokens.verify(signed_jwt(b"secret", {**TIME_CLAIMS, "exp": f"{NOW + 600}.5"}))
+    assert fractional.value.code == "auth/bad_token"
+
+
+def test_a_jwt_header_nested_thousands_deep_is_a_bad_token_not_a_crash() -> None:
+    header = b'{"alg":"HS256","x":' + b"[" * 3000 + b"]" * 3000 + b"}"
+    with pytest.raises(Refused) as refused:
+        Tokens(b"secret").verify(b64(header) + "." + b64(b"{}") + "." + b64(b"signature"))
+    assert refused.value.code == "auth/bad_token"
+
+
+async def test_a_signed_token_with_an_expiry_too_large_is_refused_at_the_hello_with_nothing_attached(
+    start: Start, caplog: pytest.LogCaptureFixture
+) -> None:
+    server = await start()
+    gm, created = await open_duel(server)
+    contest = created.contest
+    feed = server.context.hub.get(contest)
+    assert feed is not None
+    before = feed.followers
+    assert server.settings.secret is not None
+    claims = {"contest": f'"{contest}"', "role": '"player"', "seat": '"ann"', "exp": "1" + "0" * 400}
+    token = signed_jwt(server.settings.secret, claims)  # genuine: signed with the server's own secret
+    async with connect(server.ws_url) as ws:
+        await ws.send(json.dumps({"type": "hello", "follow": [{"contest": contest, "token": token}]}))
+        error = json.loads(await ws.recv())
+        assert (error["type"], error["code"], error["contest"]) == ("error", "auth/bad_token", contest)
+        assert feed.followers == before
+        await ws.send(json.dumps({"type": "ping", "nonce": 1}))
+        assert json.loads(await ws.recv()) == {"type": "pong", "nonce": 1}  # nothing else came: no welcome
+    assert feed.followers == before
+    assert not [r for r in caplog.records if r.levelname in ("ERROR", "CRITICAL") or r.exc_info]
+    await gm.close()
