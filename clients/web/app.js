@@ -373,7 +373,7 @@ function Timeline({ link, version, act }) {
     <ol ref=${list} class="timeline-list" tabindex="0" aria-label="events of the contest">
       ${(timeline?.entries ?? []).map((e) => html`<li key=${e.version} class=${`${e.undone ? "undone" : ""} ${e.checkpoint ? "checkpoint" : ""}`} data-testid=${`event-${e.version}`}>
         <span class="v">v${e.version}</span> <span class="text">${e.text}</span>${e.undone ? html` <span class="tag">undone</span>` : ""}
-        ${e.rewind_to && html` <${ActionButton} label="Rewind to here" run=${() => act({ type: "control.rewind", to_version: e.version })} testid=${`rewind-${e.version}`} />`}
+        ${e.rewind_to && html` <${ActionButton} label="Rewind to here" confirm=${`Rewind to v${e.version}? Everything after it is undone (the timeline keeps it).`} run=${() => act({ type: "control.rewind", to_version: e.version })} testid=${`rewind-${e.version}`} />`}
       </li>`)}
     </ol>
   </section>`;

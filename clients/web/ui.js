@@ -49,10 +49,25 @@ function useAction(run) {
   return [busy, error, start];
 }
 
-export function ActionButton({ label, run, kind = "", disabled = false, title = undefined, testid = undefined }) {
+// A button running an async action; with `confirm` (a question), the first press asks it next to the button
+// and only "Yes" runs the action ("No", or a while, puts the button back).
+export function ActionButton({ label, run, kind = "", disabled = false, title = undefined, testid = undefined, confirm = "" }) {
   const [busy, error, click] = useAction(run);
+  const [asking, setAsking] = useState(false);
+  useEffect(() => {
+    if (!asking) return undefined;
+    const timer = setTimeout(() => setAsking(false), 10000);
+    return () => clearTimeout(timer);
+  }, [asking]);
+  if (asking) {
+    return html`<span class="action confirm" role="group" aria-label=${confirm}>
+      <span class="question">${confirm}</span>
+      <button type="button" class=${kind || "primary"} onClick=${() => { setAsking(false); click(); }} data-testid=${testid && `${testid}-yes`}>Yes, ${label.toLowerCase()}</button>
+      <button type="button" onClick=${() => setAsking(false)}>No</button>
+    </span>`;
+  }
   return html`<span class="action">
-    <button type="button" class=${kind} onClick=${click} disabled=${busy || disabled} title=${title} data-testid=${testid}>${label}</button>
+    <button type="button" class=${kind} onClick=${confirm ? () => setAsking(true) : click} disabled=${busy || disabled} title=${title} data-testid=${testid}>${label}</button>
     ${error && html`<span class="refusal" role="alert">${explain(error)}</span>`}
   </span>`;
 }
@@ -147,6 +162,11 @@ async function copyText(text, input) {
 // An invitation: the link (never sent to the server in a URL: the token is in the fragment), copy, QR.
 export function Invitation({ title, url, onReissue = null, testid = undefined, note = "" }) {
   const [copied, setCopied] = useState(false);
+  useEffect(() => {
+    if (!copied) return undefined;
+    const timer = setTimeout(() => setCopied(false), 2000); // "Copied", then "Copy" again for the next one
+    return () => clearTimeout(timer);
+  }, [copied]);
   const [showQr, setShowQr] = useState(false);
   const input = useRef(null);
   const id = useFieldId("link");

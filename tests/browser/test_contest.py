@@ -136,10 +136,15 @@ def test_a_contest_is_created_played_and_watched_in_browsers(agon_server: Server
     assert_accessible(watcher, "spectator page")
     screenshot(watcher, "spectator")
 
-    # rewind to the end of Aria's exchange: every page shows the orc at 5 again, the rest greyed out
-    gm.get_by_test_id("timeline").locator("li", has_text="exchange 1: orc loses 7 AP").get_by_role(
-        "button", name="Rewind to here"
-    ).click()
+    # rewind to the end of Aria's exchange, which the console asks to confirm (No changes nothing): every page
+    # shows the orc at 5 again, the rest greyed out
+    exchange_one = gm.get_by_test_id("timeline").locator("li", has_text="exchange 1: orc loses 7 AP")
+    exchange_one.get_by_role("button", name="Rewind to here").click()
+    expect(exchange_one).to_contain_text("Everything after it is undone")
+    exchange_one.get_by_role("button", name="No").click()
+    expect(gm.get_by_test_id("timeline").locator("li.undone", has_text="exchange 2:")).to_have_count(0)
+    exchange_one.get_by_role("button", name="Rewind to here").click()
+    exchange_one.get_by_role("button", name="Yes, rewind to here").click()
     expect_ap(everyone, "orc", ["5", "5", "5", "5"])
     expect(gm.get_by_test_id("timeline").locator("li.undone", has_text="exchange 2:").first).to_be_visible()
     # the console's timeline asked only for what was new (`after`), and took the re-marked entries from `revised`
@@ -159,6 +164,10 @@ def test_a_contest_is_created_played_and_watched_in_browsers(agon_server: Server
 
     # the GM re-issues Bob's link: his open page stops, the old link is refused, the new one works
     old_bob = bob_link
+    copy = gm.get_by_test_id("invite-bob").get_by_role("button", name="Copy", exact=True)
+    copy.click()
+    expect(gm.get_by_test_id("invite-bob").get_by_role("button", name="Copied")).to_be_visible()
+    expect(copy).to_be_visible(timeout=4000)  # back to "Copy" after a moment, for the next link
     gm.get_by_test_id("invite-bob").get_by_role("button", name="Re-issue").click()
     expect(gm.get_by_test_id("invite-bob").locator("input.link")).not_to_have_value(old_bob)
     expect(bob.get_by_test_id("revoked")).to_be_visible()
