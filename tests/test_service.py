@@ -18,10 +18,14 @@ import msgspec
 import pytest
 
 from protocol.codec import encode
+from protocol.common import AUDITOR
+from protocol.common import SPECTATOR as SPECTATORS
 from protocol.errors import Refused
-from protocol.events import Conclude, CreateContest, Declare, Redo, Rewind, Undo
+from protocol.events import Conclude, CreateContest, Declare, Redo, ReissueSeat, Rewind, Undo
 from protocol.rulesets import extended as x
+from server.engine.audit import audit
 from server.engine.contest import trimmed
+from server.rulesets import ruleset as ruleset_named
 from server.service import ContestService, utc_now
 from server.store import EventStore, MemoryStore, open_store
 from server.store.port import Snapshot
@@ -91,6 +95,25 @@ async def test_a_whole_contest_on_each_store(store: EventStore, tmp_path: Path) 
     log.write_bytes(b"".join(r.data + b"\n" for r in await store.read(contest)))
     verified = subprocess.run([*AGON, "verify", str(log)], capture_output=True, text=True)
     assert verified.returncode == 0, verified.stderr
+
+
+async def test_a_concluded_contest_still_gets_auditor_links_and_nothing_else() -> None:
+    """Auditing is what a concluded contest is for: its GM may issue (and re-issue) an auditor link; every other
+    command, a player seat's or the spectators' new link included, is refused contest/over."""
+    service = ContestService(MemoryStore())
+    await service.create(GM, request_for("over"))
+    await play_to_the_end(service, "over")
+    first = await service.execute("over", GM, "auditor-1", ReissueSeat(seat=AUDITOR))
+    again = await service.execute("over", GM, "auditor-2", ReissueSeat(seat=AUDITOR))
+    assert again.version == first.version + 1
+    late = [ReissueSeat(seat="ann"), ReissueSeat(seat=SPECTATORS), x.Adjust(contestant="orc", delta=1, reason="late")]
+    for n, command in enumerate(late):
+        with pytest.raises(Refused) as refused:
+            await service.execute("over", GM, f"late-{n}", command)
+        assert refused.value.code == "contest/over"
+    _, contest = await service.load("over")
+    assert contest.generation(AUDITOR) == 2
+    assert audit(await service.events("over"), ruleset_named).finding is None
 
 
 async def test_a_repeated_command_id_returns_the_first_result(store: EventStore) -> None:

@@ -321,17 +321,19 @@ function Invitations({ view, link, panels }) {
     }
   };
   const label = (seat) => `${names[seat.id] ?? seat.id} (plays ${seat.contestants.map((c) => contestantNames[c] ?? c).join(", ")})`;
+  const open = !view.concluded; // a concluded contest's links can no longer be re-issued; an auditor link can be made
   return html`<section class="panel invitations" aria-labelledby="inv-title" data-testid="invitations">
     <h2 id="inv-title">Invitations</h2>
-    <p class="hint">Each link is all a player needs. A link stays valid for the whole contest (a year at most) unless you re-issue it:
-    the old one then stops working at once.</p>
+    <p class="hint">${open
+      ? "Each link is all a player needs. A link stays valid for the whole contest (a year at most) unless you re-issue it: the old one then stops working at once."
+      : "The contest is over: its links still open it to read. An auditor link lets someone replay and verify it."}</p>
     ${seats.map((seat) => tokenOf(seat.id)
-      ? html`<${Invitation} key=${seat.id} title=${label(seat)} url=${inviteUrl(tokenOf(seat.id))} onReissue=${() => reissue(seat.id)} testid=${`invite-${seat.id}`} />`
+      ? html`<${Invitation} key=${seat.id} title=${label(seat)} url=${inviteUrl(tokenOf(seat.id))} onReissue=${open ? () => reissue(seat.id) : null} testid=${`invite-${seat.id}`} />`
       : html`<div class="invitation" key=${seat.id}><p>${label(seat)}: this browser does not hold the link.</p>
-          <${ActionButton} label="Issue a new link" run=${() => reissue(seat.id)} /></div>`)}
+          ${open && html`<${ActionButton} label="Issue a new link" run=${() => reissue(seat.id)} />`}</div>`)}
     ${tokenOf(SPECTATOR)
-      ? html`<${Invitation} title="Spectators (watch only)" url=${inviteUrl(tokenOf(SPECTATOR))} onReissue=${() => reissue(SPECTATOR)} testid="invite-spectator" />`
-      : html`<${ActionButton} label="Issue a spectators' link" run=${() => reissue(SPECTATOR)} />`}
+      ? html`<${Invitation} title="Spectators (watch only)" url=${inviteUrl(tokenOf(SPECTATOR))} onReissue=${open ? () => reissue(SPECTATOR) : null} testid="invite-spectator" />`
+      : open && html`<${ActionButton} label="Issue a spectators' link" run=${() => reissue(SPECTATOR)} />`}
     ${extra[AUDITOR]
       ? html`<${Invitation} title="Auditor (reads everything, cannot act)" url=${`${inviteUrl(extra[AUDITOR])}`} onReissue=${() => reissue(AUDITOR)} testid="invite-auditor" />`
       : html`<${ActionButton} label="Create an auditor link" title="Read-only, sees everything, for replay and verification" run=${() => reissue(AUDITOR)} testid="auditor-link" />`}

@@ -134,7 +134,8 @@ def first_envelopes(
 
 def decide(ruleset: Ruleset[S], contest: Contest[S], command: Command, ctx: Context) -> list[Pending]:
     """What the command changes, as pending events; raises Refused with a stable code."""
-    if contest.concluded is not None:
+    if contest.concluded is not None and not (isinstance(command, ReissueSeat) and command.seat == AUDITOR):
+        # Auditing is what a concluded contest is for: its GM may still issue an auditor link.
         raise Refused(errors.CONTEST_OVER, "the contest has been concluded")
     role = ctx.actor.role
     if role not in ("gm", "player"):

@@ -191,6 +191,13 @@ def test_a_contest_is_created_played_and_watched_in_browsers(agon_server: Server
     gm.get_by_test_id("conclude-yes").click()
     for page in everyone:
         expect(page.get_by_test_id("phase")).to_have_text("The contest is over")
+    # over, its links are no longer re-issued, but an auditor link is what a concluded contest is for
+    invitations = gm.get_by_test_id("invitations")
+    expect(invitations.get_by_role("button", name="Re-issue")).to_have_count(0)
+    invitations.get_by_test_id("auditor-link").click()
+    auditor_link = invitations.get_by_test_id("invite-auditor").locator("input.link").input_value()
+    auditor, _ = pages.open(auditor_link)
+    expect(auditor.get_by_test_id("phase")).to_have_text("The contest is over")
     assert pages.errors == [], pages.errors
 
     # the replay viewer: as any viewer at any version, verified
