@@ -14,9 +14,11 @@ export function contestant(name, player) {
 export function ContestantsSetup({ setup, onChange, errors, edgeHint, sides = false }) {
   const setContestant = (i, key, value) =>
     onChange({ ...setup, contestants: setup.contestants.map((c, j) => (j === i ? { ...c, [key]: value } : c)) });
+  const remove = (i) => onChange({ ...setup, contestants: setup.contestants.filter((_, j) => j !== i) });
   return setup.contestants.map(
     (c, i) => html`<fieldset class="contestant-setup" key=${i}>
         <legend>Contestant ${i + 1}${c.name ? `: ${c.name}` : ""}</legend>
+        ${setup.contestants.length > 2 && html`<button type="button" class="link" onClick=${() => remove(i)} data-testid=${`remove-c${i}`}>Remove ${c.name || `contestant ${i + 1}`}</button>`}
         <div class="grid">
           <${Field} label="Name" name=${`c${i}-name`} value=${c.name} onInput=${(v) => setContestant(i, "name", v)} error=${errors[`c${i}.name`]} testid=${`c${i}-name`} />
           <${Field} label="Ability" name=${`c${i}-ability`} value=${c.ability} onInput=${(v) => setContestant(i, "ability", v)} error=${errors[`c${i}.ability`]} testid=${`c${i}-ability`} />
