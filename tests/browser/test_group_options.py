@@ -192,3 +192,35 @@ def test_delay_parting_shot_disengage_rejoin_and_gift_in_browsers(agon_server: S
     assert_accessible(watcher, "group options, spectator page")
     screenshot(gm, "group-options")
     assert pages.errors == []
+
+
+async def decided_ambush(ws_url: str) -> Invitations:
+    """The ambush, after the GM took every raider down to 0 AP or less: side heroes is the last standing."""
+    client = await AgonClient.connect(ws_url)
+    try:
+        ambush = CreateContest(
+            ruleset="extended", title="Ambush at the ford", dice="physical", setup=AMBUSH, seats=SEATS
+        )
+        created = await client.create(ambush)
+        await client.follow(created.contest, created.invitations.gm)
+        for raider in ("orc", "goblin", "rat"):
+            await client.command(created.contest, x.Adjust(contestant=raider, delta=-20, reason="falls in the ford"))
+        return created.invitations
+    finally:
+        await client.close()
+
+
+def test_a_decided_group_contest_states_its_outcome_once(agon_server: ServerFactory, pages: Pages) -> None:
+    """One headline, the winning side's, on every page: not "no winner" beside "side heroes wins"."""
+    server = agon_server()
+    with ThreadPoolExecutor(1) as pool:
+        links = pool.submit(asyncio.run, decided_ambush(server.ws_url)).result()
+    for token in (links.gm, links.seats["ann"], links.spectator):
+        page, _ = pages.open(f"{server.http_url}/#t={token}")
+        outcome = page.get_by_test_id("outcome")
+        expect(outcome.get_by_role("heading")).to_have_text("Outcome: side heroes wins the prize")
+        expect(outcome).not_to_contain_text("no winner")
+        expect(outcome).to_contain_text("raiders: ")
+        expect(outcome).to_contain_text("Orc: Marginal defeat, Hurt")
+        expect(page.get_by_text("wins the prize")).to_have_count(1)
+    assert pages.errors == [], pages.errors

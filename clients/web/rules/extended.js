@@ -3,7 +3,7 @@
 import { ActionButton, ActionForm, Check, Field, Select, html } from "../ui.js";
 import { AdjustForm, ContestantCards, ContestantsSetup, HeroPointWindowSelect, answersWaiting, heroPointParts, rollPart, swapOrder, RATING, buildContestants, chartPoints, contestant, fieldOf, mine, names } from "./questworlds.js";
 import { registerRuleset } from "./registry.js";
-import { GroupActions, GroupBoard, GroupIntentFields, PartingShotForm, opponentsOf } from "./extended_group.js";
+import { GroupActions, GroupBoard, GroupIntentFields, GroupOutcome, PartingShotForm, opponentsOf } from "./extended_group.js";
 import { ChangeActions, targetsOut } from "./extended_change.js";
 import { useState } from "../vendor/preact-htm.js";
 
@@ -119,10 +119,17 @@ function ExchangeWords({ view }) {
   </div>`;
 }
 
+// The outcome, stated once: a duel's winner and level, or a group's winning side and each side's outcome.
 function Outcome({ view }) {
   const outcome = view.rules.outcome;
   if (!outcome) return null;
   const who = names(view);
+  if (outcome.sides?.length) {
+    return html`<section class="outcome" aria-labelledby="outcome-title" data-testid="outcome">
+      <h2 id="outcome-title">Outcome: ${outcome.winning_side ? `side ${outcome.winning_side} wins the prize` : "no side is left standing"}</h2>
+      <${GroupOutcome} view=${view} />
+    </section>`;
+  }
   return html`<section class="outcome" aria-labelledby="outcome-title" data-testid="outcome">
     <h2 id="outcome-title">Outcome: ${outcome.winner ? `${who[outcome.winner]} wins` : "no winner"}</h2>
     <p><strong>${outcome.level}</strong>${outcome.loser ? ` — ${who[outcome.loser]} ends at ${outcome.loser_ap} AP` : ""}</p>

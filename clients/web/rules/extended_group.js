@@ -90,16 +90,15 @@ export function GroupBoard({ view }) {
     ${Object.entries(rules.parting_shots).map(
       ([victor, victim]) => html`<p key=${victor} class="waiting" data-testid=${`shot-open-${victor}`}>${who[victor]} may take a parting shot at ${who[victim]}.</p>`,
     )}
-    <${GroupOutcome} view=${view} />
   </div>`;
 }
 
-function GroupOutcome({ view }) {
+// Each side's outcome and each contestant's (the headline is the outcome box's, extended.js).
+export function GroupOutcome({ view }) {
   const outcome = view.rules.outcome;
   if (!outcome || !outcome.sides?.length) return null;
   const who = names(view);
   return html`<div class="group-outcome" data-testid="group-outcome">
-    <p>${outcome.winning_side ? `Side ${outcome.winning_side} wins the prize.` : "No side is left standing."}</p>
     <ul>${outcome.sides.map(
       (s) => html`<li key=${s.side}>${s.side}: ${s.level ? `${s.level} ${s.result}` : "no outcome"}${s.from_contestant ? ` (${who[s.from_contestant]}'s)` : ""}</li>`,
     )}</ul>
