@@ -27,6 +27,14 @@ Face = Annotated[int, msgspec.Meta(ge=-100, le=100)]
 """A face typed from a physical die (the rules check it against its die)."""
 
 # ... and those of the QuestWorlds contests (extended, herowars, scored).
+MAX_CONTESTANTS = 24
+"""The most contestants a new extended contest or scored sequence holds (followers in it included), far beyond a
+group contest a table plays: each seat's view shows every contestant and is built, encoded and diffed at every
+command, so this keeps a command within a frame's budget (docs/rules/extended.md and scored.md, "Table limits").
+Checked when a contest is created (``contest/bad_setup``); the wire types keep ``MAX_LISTED``, so a contest
+stored under the wider limits of earlier releases still decodes and folds."""
+MAX_LISTED = 64
+"""The longest list of contestants, followers, targets or an order the wire carries."""
 MAX_NUMBER = 1_000_000
 """The largest modifier, augment, followers' AP, edge, bid or AP adjustment (either sign)."""
 Number = Annotated[int, msgspec.Meta(ge=-MAX_NUMBER, le=MAX_NUMBER)]

@@ -27,6 +27,28 @@ Note = Annotated[str, msgspec.Meta(max_length=500)]
 Text = Annotated[str, msgspec.Meta(max_length=2000)]
 """The scene, its foreshadowing, an environmental action."""
 
+# What one table holds (docs/rules/contingency.md, "Table limits"): a battle map a GM keeps in view, far beyond
+# any combat a table plays, and small enough that every viewer's view (the whole map, every character, the range
+# between every two of them and the round's actions) is built, encoded and diffed for every seat at once well
+# within a frame's budget. The setup and every change that adds to the map are refused beyond them by the rules
+# (``contest/bad_setup``, ``rules/table_full``); the lists a command carries are refused at decoding.
+MAX_ZONES = 32
+MAX_CHARACTERS = 24
+MAX_CONNECTIONS = 64
+MAX_THINGS = 32
+MAX_TRAITS = 8
+"""Per zone."""
+MAX_ACTIONS = 32
+"""The table's action cards (and so any character's hand)."""
+MAX_SKILLS = 16
+"""Attribute and skill pairs on one character's sheet."""
+MAX_INTENT = 8
+"""Actions one character announces for a round."""
+MAX_ROUND_ACTIONS = 12
+"""Actions one character performs in a round: announced, triggered and instant together."""
+MAX_ENVIRONMENTAL = 16
+"""Environmental actions in a round."""
+
 
 class _Msg(msgspec.Struct, frozen=True, forbid_unknown_fields=True, tag_field="type"):
     pass
@@ -132,7 +154,7 @@ class FaceDownIntent(_Msg, frozen=True, tag="contingency.face_down"):
 
 class AddZone(_Msg, frozen=True, tag="contingency.add_zone"):
     zone: Zone
-    connections: Annotated[list[Connection], msgspec.Meta(max_length=256)] = []
+    connections: Annotated[list[Connection], msgspec.Meta(max_length=MAX_CONNECTIONS)] = []
 
 
 class RemoveZone(_Msg, frozen=True, tag="contingency.remove_zone"):
@@ -147,15 +169,15 @@ class SplitZone(_Msg, frozen=True, tag="contingency.split_zone"):
     neighbour of the old zone (keeping its barriers). Everyone in it is placed (``placements``)."""
 
     zone: Id
-    into: Annotated[list[Zone], msgspec.Meta(max_length=64)]
+    into: Annotated[list[Zone], msgspec.Meta(max_length=MAX_ZONES)]
     placements: dict[Id, Id] = {}
-    connections: Annotated[list[Connection], msgspec.Meta(max_length=256)] | None = None
+    connections: Annotated[list[Connection], msgspec.Meta(max_length=MAX_CONNECTIONS)] | None = None
 
 
 class MergeZones(_Msg, frozen=True, tag="contingency.merge_zones"):
     """Combine zones into one: everyone in them stands in it; it keeps their outside connections."""
 
-    zones: Annotated[list[Id], msgspec.Meta(max_length=64)]
+    zones: Annotated[list[Id], msgspec.Meta(max_length=MAX_ZONES)]
     into: Zone
 
 
@@ -315,7 +337,7 @@ class Move(_Msg, frozen=True, tag="contingency.move"):
     """Spend the movement points of the character's last Reposition along a path of zones."""
 
     character: Id
-    path: Annotated[list[Id], msgspec.Meta(max_length=64)]
+    path: Annotated[list[Id], msgspec.Meta(max_length=MAX_ZONES)]
 
 
 class TakeOmen(_Msg, frozen=True, tag="contingency.take_omen"):

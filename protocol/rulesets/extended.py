@@ -7,6 +7,7 @@ from typing import Annotated, Literal
 import msgspec
 
 from protocol.common import (
+    MAX_LISTED,
     ApChart,
     Dice,
     Face,
@@ -29,6 +30,9 @@ OrderMode = Literal["daring", "bid", "ap"]  # the GM's three ways of ordering a 
 # Every number and text a client sends is bounded, at decoding (see protocol.common): a value outside gets
 # ``protocol/bad_field`` naming the field, and no rules computation ever sees it.
 Bid = Number  # a bid, or AP lent or given
+MAX_FOLLOWERS = 16
+"""The most followers adding their AP to one contestant of a new contest (docs/rules/extended.md, "Table limits";
+checked when it is created, like ``MAX_CONTESTANTS``)."""
 
 
 class _Msg(msgspec.Struct, frozen=True, forbid_unknown_fields=True, tag_field="type"):
@@ -48,12 +52,12 @@ class Contestant(RatedContestant, frozen=True, forbid_unknown_fields=True):
 
     side: Id | None = None  # contestants sharing a side fight together; none: a side of its own
     # followers adding their AP at the start (they cannot lend it again)
-    followers: Annotated[list[Follower], msgspec.Meta(max_length=64)] = []
+    followers: Annotated[list[Follower], msgspec.Meta(max_length=MAX_LISTED)] = []
 
 
 class ExtendedSetup(_Msg, frozen=True, tag="extended.setup"):
     prize: Text
-    contestants: Annotated[list[Contestant], msgspec.Meta(max_length=64)]
+    contestants: Annotated[list[Contestant], msgspec.Meta(max_length=MAX_LISTED)]
     better_roll: BetterRoll = "low"
     players_type_faces: bool = False  # physical dice: a player may type in the faces of their own exchange
     hero_point_window: HeroPointWindow = "always"  # whose answer a rolled exchange waits for (see docs)
@@ -73,7 +77,7 @@ class Intent(_Msg, frozen=True, tag="extended.intent"):
     resistance: RatingText | None = None  # unrelated action resolved as a simple contest against this rating
     daring: Daring = "bold"  # for the order of a group round; the GM may rank it otherwise
     # the opponents singled out, in order; none in a duel: the opponent
-    targets: Annotated[list[Id], msgspec.Meta(max_length=64)] | None = None
+    targets: Annotated[list[Id], msgspec.Meta(max_length=MAX_LISTED)] | None = None
 
 
 # --- commands -----------------------------------------------------------------------------------------
@@ -82,7 +86,7 @@ class Intent(_Msg, frozen=True, tag="extended.intent"):
 class SetOrder(_Msg, frozen=True, tag="extended.set_order"):
     """GM: who acts first this round (before the round's first roll)."""
 
-    order: Annotated[list[Id], msgspec.Meta(max_length=64)]
+    order: Annotated[list[Id], msgspec.Meta(max_length=MAX_LISTED)]
 
 
 class OrderBy(_Msg, frozen=True, tag="extended.order_by"):

@@ -7,7 +7,7 @@ from typing import Annotated, Literal
 
 import msgspec
 
-from protocol.common import Dice, Face, HeroPointWindow, Id, Name, RatingText, Text
+from protocol.common import MAX_LISTED, Dice, Face, HeroPointWindow, Id, Name, RatingText, Text
 
 TacticKind = Literal["none", "gambit", "defensive"]
 Role = Literal["main", "contestant", "secondary", "supporter"]
@@ -25,6 +25,9 @@ MAX_POINTS = 1_000_000
 Points = Annotated[int, msgspec.Meta(ge=-MAX_POINTS, le=MAX_POINTS)]
 StoryPoints = Annotated[int, msgspec.Meta(ge=0, le=100)]
 Faces = Annotated[list[Face], msgspec.Meta(max_length=8)]
+CHART_POINTS = 100
+"""How many of the newest resolved contests the view's chart shows (each point holds every tally; a sequence may
+go on for any number of contests, and every seat's view is encoded at every command)."""
 
 
 class _Msg(msgspec.Struct, frozen=True, forbid_unknown_fields=True, tag_field="type"):
@@ -49,7 +52,7 @@ class Contestant(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
 
 class ScoredSetup(_Msg, frozen=True, tag="scored.setup"):
     prize: Text
-    contestants: Annotated[list[Contestant], msgspec.Meta(max_length=64)]
+    contestants: Annotated[list[Contestant], msgspec.Meta(max_length=MAX_LISTED)]
     assist_resistance: RatingText = "10"  # the base resistance of a beneficiary's first assist
     players_type_faces: bool = False  # physical dice: a player may type in the faces of their own rolls
     story_point_window: HeroPointWindow = "always"  # whose answer a rolled contest waits for (see docs)
@@ -351,7 +354,7 @@ class ScoredView(msgspec.Struct, frozen=True, tag_field="type", tag="scored.view
     score: dict[str, str]  # per main contestant: "leading 4–0", "behind 0–4", "tied 2–2"
     pending: PendingView | None
     next_assist: dict[str, str]  # the resistance the next assist to each tally faces
-    chart: list[ChartPoint]
+    chart: list[ChartPoint]  # the newest CHART_POINTS
     last: ContestResolved | None
     outcome: SequenceDecided | None
     players_type_faces: bool

@@ -109,6 +109,7 @@ def create(ruleset: Ruleset[Any], contest_id: str, request: CreateContest, seed_
         raise Refused(errors.BAD_SETUP, "seats: seat ids must be unique")
     if not isinstance(request.setup, ruleset.setup_type):
         raise Refused(errors.FOREIGN, f"setup: a {ruleset.name} contest needs a {_tag(ruleset.setup_type)} setup")
+    ruleset.check_limits(request.setup)
     state = ruleset.initial(request.setup, request.seats)
     created = ContestCreated(
         ruleset=ruleset.name,

@@ -95,6 +95,9 @@ class Ruleset(Generic[S]):
     # the ruleset's own commands and sealed declarations (unions of its types): the engine refuses others
     command_type: Any = object
     declaration_type: Any = object
+    # the table limits a new contest's setup must keep (raises Refused, ``contest/bad_setup``): checked when it
+    # is created, never when a stored contest is folded, so a contest created under wider limits still loads
+    check_limits: Callable[[Any], None] = lambda setup: None
     # the state once the GM has concluded the contest (e.g. a phase that says it is over)
     concluded: Callable[[S], S] = lambda s: s
     # the patches that turn each viewer's view of the state before one of its events into its view of the state

@@ -8,7 +8,7 @@ from typing import get_args
 from protocol.errors import FORBIDDEN, Refused
 from protocol.rulesets import contingency as c
 from server.engine.ruleset import Context
-from server.rules.contingency import codes, skill
+from server.rules.contingency import codes, limits, skill
 from server.rules.contingency import zones as z
 from server.rules.contingency.evolve import evolve
 from server.rules.contingency.landscape import LandscapeCommand, check_engagement, decide_landscape
@@ -113,6 +113,7 @@ def decide(state: ContingencyState, command: c.Command, ctx: Context) -> Sequenc
                 out.append(c.PhaseChanged(phase="environment"))
             elif state.phase != "environment":
                 raise Refused(codes.OUT_OF_PHASE, "environmental actions come once every action is resolved")
+            limits.check_environmental(state)
             return [*out, c.EnvironmentalActed(text=command.text)]
         case c.EndRound():
             _gm(ctx, "end the round")
@@ -126,8 +127,8 @@ def decide(state: ContingencyState, command: c.Command, ctx: Context) -> Sequenc
 
 def check_declaration(state: ContingencyState, participant: str, payload: c.Intent, ctx: Context) -> None:
     """An intent names actions of the character's cards, no action twice unless it may be repeated."""
-    if len(payload.actions) > 20:
-        raise Refused(codes.BAD_INTENT, "actions: at most 20 actions a round")
+    if len(payload.actions) > limits.MAX_INTENT:
+        raise Refused(codes.BAD_INTENT, f"actions: at most {limits.MAX_INTENT} actions a round")
     for i, name in enumerate(payload.actions):
         _card(state, participant, name, f"actions[{i}]")
     _not_repeated(state, payload.actions, "actions")
@@ -210,6 +211,8 @@ def _perform(state: ContingencyState, command: c.Perform, ctx: Context) -> list[
             ),
             None,
         )
+        if announced is None:
+            limits.check_performed(state, fighter.id)
         action_id = announced.id if announced is not None else f"{fighter.id}.t{_count(state, fighter.id)}"
         penalty = skill.penalty_for(fighter.taken) + (announced.change_penalty if announced else 0)
     else:
@@ -217,6 +220,7 @@ def _perform(state: ContingencyState, command: c.Perform, ctx: Context) -> list[
             raise Refused(codes.NO_ACTION_YET, f"character: {fighter.name} has no action for an Instant action to join")
         if not action.instant and action.name not in fighter.granted:
             raise Refused(codes.NOT_INSTANT, f"action: {action.name} is not Instant and no omen taken grants it")
+        limits.check_performed(state, fighter.id)
         action_id = f"{fighter.id}.i{_count(state, fighter.id)}"
         penalty = skill.penalty_for(max(fighter.taken - 1, 0))  # part of the action it follows
     attribute, skill_name, sides = _dice_for(fighter, action, command)

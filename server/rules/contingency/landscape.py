@@ -152,14 +152,17 @@ def check_connections(
             _barrier(k.barrier, f"{field}[{i}].barrier")
 
 
-def check_character(character: c.Character, taken: set[str], zones: set[str], field: str) -> None:
+def check_character(
+    character: c.Character, taken: set[str], zones: set[str], field: str, *, bounded: bool = True
+) -> None:
+    """A character the table can hold; ``bounded``: within the table limits too (a new one, not a stored one)."""
     if not character.id or character.id in taken:
         raise Refused(codes.ID_TAKEN, f"{field}.id: {character.id!r} is empty or already names something")
     if character.zone not in zones:
         raise Refused(codes.NO_SUCH_ZONE, f"{field}.zone: no zone {character.zone!r}")
     _three_dice(character.dice, f"{field}.dice")
-    if len(character.skills) > limits.MAX_SKILLS:
-        raise Refused(codes.BAD_DICE, f"{field}.skills: a character has dice for at most {limits.MAX_SKILLS} skills")
+    if bounded:
+        limits.check_skills(character, field)
     seen: set[tuple[str, str]] = set()
     for i, entry in enumerate(character.skills):
         where = f"{field}.skills[{i}]"
@@ -171,9 +174,9 @@ def check_character(character: c.Character, taken: set[str], zones: set[str], fi
         _three_dice(entry.dice, f"{where}.dice")
 
 
-def check_cards(cards: Sequence[str], known: set[str], code: str, field: str) -> None:
+def check_cards(cards: Sequence[str], known: set[str], code: str, field: str, *, bounded: bool = True) -> None:
     """A character's action cards are actions of the table (the GM names them: no secret to keep)."""
-    if len(cards) > limits.MAX_ACTIONS:
+    if bounded and len(cards) > limits.MAX_ACTIONS:
         raise Refused(code, f"{field}: a character holds at most {limits.MAX_ACTIONS} action cards")
     unknown = sorted(set(cards) - known)
     if unknown:

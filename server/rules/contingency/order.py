@@ -12,17 +12,26 @@ from server.rules.contingency.catalogue import TYPE_ORDER
 from server.rules.contingency.state import ContingencyState, Planned
 
 
-def distance(state: ContingencyState, character: str, target: str | None) -> Range:
-    """The range from a character to a target (a character, a zone or a thing)."""
+def distance(
+    state: ContingencyState,
+    character: str,
+    target: str | None,
+    ranges: z.Ranges | None = None,
+    engaged: set[tuple[str, str]] | None = None,
+) -> Range:
+    """The range from a character to a target (a character, a zone or a thing); ``ranges`` and ``engaged``: the
+    map's ranges and the engaged pairs, when the caller asks about many actions of one state."""
     here = state.fighters[character].zone
     if target is None or target == character:
         return "close"
-    if target in state.fighters and state.engaged(character, target):
+    if target in state.fighters and (
+        z.pair(character, target) in engaged if engaged is not None else state.engaged(character, target)
+    ):
         return "engaged"
     there = state.zone_of(target)
     if there is None:
         return "distant"
-    return z.zone_range(state.connections, here, there)
+    return (ranges if ranges is not None else z.Ranges(state.connections)).of(here, there)
 
 
 def between(state: ContingencyState, a: str, b: str) -> Range:
@@ -43,6 +52,15 @@ def every_range(state: ContingencyState) -> dict[str, dict[str, Range]]:
     }
 
 
+def partners(state: ContingencyState) -> dict[str, list[str]]:
+    """Whom each character is engaged with (``ContingencyState.engaged_with`` for all of them at once)."""
+    found: dict[str, list[str]] = {k: [] for k in state.fighters}
+    for a, b in state.engagements:
+        found.setdefault(a, []).append(b)
+        found.setdefault(b, []).append(a)
+    return found
+
+
 def pending(state: ContingencyState) -> list[Planned]:
     """Announced actions still to resolve, excluding triggered ones (resolved when triggered)."""
     return [
@@ -55,17 +73,25 @@ def pending(state: ContingencyState) -> list[Planned]:
 def queue(state: ContingencyState) -> list[Planned]:
     """The actions still to resolve, in the order they resolve."""
     waiting = pending(state)
+    ranges, engaged = z.Ranges(state.connections), set(state.engagements)  # built once for every action
     by_rule = sorted(
         waiting,
-        key=lambda p: (TYPE_ORDER[p.type], z.RANGE_ORDER[distance(state, p.character, p.target)], p.seq),
+        key=lambda p: (
+            TYPE_ORDER[p.type],
+            z.RANGE_ORDER[distance(state, p.character, p.target, ranges, engaged)],
+            p.seq,
+        ),
     )
-    ordered = [state.actions[a] for a in state.order if a in {p.id for p in waiting}]
+    ids = {p.id for p in waiting}
+    ordered = [state.actions[a] for a in state.order if a in ids]
     chosen = {p.id for p in ordered}
     return ordered + [p for p in by_rule if p.id not in chosen]
 
 
-def next_action(state: ContingencyState) -> Planned | None:
+def next_action(state: ContingencyState, upcoming: list[Planned] | None = None) -> Planned | None:
+    """The action to resolve next (``upcoming``: the state's ``queue``, when the caller has it already)."""
     if state.phase != "resolving":
         return None
-    upcoming = queue(state)
+    if upcoming is None:
+        upcoming = queue(state)
     return upcoming[0] if upcoming else None

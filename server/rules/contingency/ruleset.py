@@ -27,13 +27,11 @@ from server.rules.contingency.state import ContingencyState, enlist
 from server.rules.contingency.view import redact, view
 
 
-def initial(setup: object, seats: Sequence[Seat]) -> ContingencyState:
+def check_limits(setup: object) -> None:
+    """A new encounter's table limits (docs/rules/contingency.md, "Table limits"); ``initial`` leaves them out,
+    so an encounter stored under the wider limits of earlier releases still folds."""
     if not isinstance(setup, c.ContingencySetup):
-        raise Refused(codes.BAD_SETUP, "setup: a contingency encounter needs a contingency.setup")
-    if not setup.zones:
-        raise Refused(codes.BAD_SETUP, "zones: an encounter has at least one zone")
-    if not 1 <= setup.omen_at <= 100:
-        raise Refused(codes.BAD_SETUP, "omen_at: 1 to 100")
+        return  # ``initial`` refuses it
     limits.check_counts(
         len(setup.zones), len(setup.characters), len(setup.connections), len(setup.things), codes.BAD_SETUP
     )
@@ -42,6 +40,21 @@ def initial(setup: object, seats: Sequence[Seat]) -> ContingencyState:
     for i, zone in enumerate(setup.zones):
         if len(zone.traits) > limits.MAX_TRAITS:
             raise Refused(codes.BAD_SETUP, f"zones[{i}].traits: a zone has at most {limits.MAX_TRAITS} traits")
+    for i, character in enumerate(setup.characters):
+        limits.check_skills(character, f"characters[{i}]")
+        if len(character.actions) > limits.MAX_ACTIONS:
+            raise Refused(
+                codes.BAD_SETUP, f"characters[{i}].actions: a character holds at most {limits.MAX_ACTIONS} action cards"
+            )
+
+
+def initial(setup: object, seats: Sequence[Seat]) -> ContingencyState:
+    if not isinstance(setup, c.ContingencySetup):
+        raise Refused(codes.BAD_SETUP, "setup: a contingency encounter needs a contingency.setup")
+    if not setup.zones:
+        raise Refused(codes.BAD_SETUP, "zones: an encounter has at least one zone")
+    if not 1 <= setup.omen_at <= 100:
+        raise Refused(codes.BAD_SETUP, "omen_at: 1 to 100")
     zone_ids = {zone.id for zone in setup.zones}
     taken: set[str] = set()
     for i, zone in enumerate(setup.zones):
@@ -49,7 +62,7 @@ def initial(setup: object, seats: Sequence[Seat]) -> ContingencyState:
         taken.add(zone.id)
     check_connections(setup.connections, zone_ids, [], "connections")
     for i, character in enumerate(setup.characters):
-        check_character(character, taken, zone_ids, f"characters[{i}]")
+        check_character(character, taken, zone_ids, f"characters[{i}]", bounded=False)
         taken.add(character.id)
     for i, thing in enumerate(setup.things):
         if not thing.id or thing.id in taken or thing.zone not in zone_ids:
@@ -60,7 +73,7 @@ def initial(setup: object, seats: Sequence[Seat]) -> ContingencyState:
         raise Refused(codes.BAD_SETUP, "actions: each action has a distinct, non-empty name")
     known = set(names or [a.name for a in DEFAULT_ACTIONS])
     for i, character in enumerate(setup.characters):
-        check_cards(character.actions, known, codes.BAD_SETUP, f"characters[{i}].actions")
+        check_cards(character.actions, known, codes.BAD_SETUP, f"characters[{i}].actions", bounded=False)
     character_ids = {ch.id for ch in setup.characters}
     controlled: set[str] = set()
     for seat in seats:
@@ -154,6 +167,7 @@ CONTINGENCY: Ruleset[ContingencyState] = Ruleset(
     check_declaration=check_declaration,
     is_checkpoint=is_checkpoint,
     describe=describe,
+    check_limits=check_limits,
     redact=redact,
     command_type=c.Command,
     declaration_type=c.Intent,

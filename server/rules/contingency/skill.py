@@ -9,8 +9,8 @@ together the whole penalty, or as much of it as the dice can take.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from itertools import product
+from collections.abc import Iterator, Sequence
+from itertools import islice
 
 from protocol.rulesets.contingency import OmenRule
 
@@ -54,16 +54,29 @@ def valid(faces: Sequence[int], penalty: int, reductions: Sequence[int]) -> str 
 
 def choices(faces: Sequence[int], penalty: int) -> list[tuple[int, ...]]:
     """Every way to take the penalty (distinct points per die)."""
-    need = owed(faces, penalty)
-    ranges = [range(min(f - 1, need) + 1) for f in faces]
-    return [cuts for cuts in product(*ranges) if sum(cuts) == need]
+    return list(_ways([f - 1 for f in faces], owed(faces, penalty)))
+
+
+def _ways(most: Sequence[int], need: int) -> Iterator[tuple[int, ...]]:
+    """The ways to take ``need`` points off dice that can lose at most ``most`` each, in order, made one by one:
+    each die's cut is chosen only where the dice after it can still take the rest, so every choice leads to a
+    way (telling one way from several takes a few steps, not one per combination of cuts)."""
+    if not most:
+        if need == 0:
+            yield ()
+        return
+    rest = sum(most[1:])
+    for cut in range(max(0, need - rest), min(most[0], need) + 1):
+        for others in _ways(most[1:], need - cut):
+            yield (cut, *others)
 
 
 def forced(faces: Sequence[int], penalty: int) -> list[int] | None:
     """The reductions when the player has no choice to make (no penalty, or one way only)."""
-    if owed(faces, penalty) == 0:
+    need = owed(faces, penalty)
+    if need == 0:
         return [0] * len(faces)
-    ways = choices(faces, penalty)
+    ways = list(islice(_ways([f - 1 for f in faces], need), 2))
     return list(ways[0]) if len(ways) == 1 else None
 
 

@@ -21,10 +21,12 @@ from server.rules.contingency.state import ContingencyState, Planned
 def view(state: ContingencyState, viewer: Viewer) -> c.ContingencyView:
     fighters = state.fighters
     upcoming = o.queue(state)
+    queued = {p.id for p in upcoming}
     done = sorted((p for p in state.actions.values() if p.status != "planned"), key=lambda p: p.seq)
-    later = [p for p in state.actions.values() if p.status == "planned" and p not in upcoming]
+    later = [p for p in state.actions.values() if p.status == "planned" and p.id not in queued]
     rolling = state.rolling
-    nxt = o.next_action(state)
+    nxt = o.next_action(state, upcoming)
+    engaged = o.partners(state)
     return c.ContingencyView(
         round=state.round,
         phase=state.phase,
@@ -49,7 +51,7 @@ def view(state: ContingencyState, viewer: Viewer) -> c.ContingencyView:
                 id=f.id,
                 name=f.name,
                 zone=f.zone,
-                engaged_with=state.engaged_with(f.id),
+                engaged_with=engaged[f.id],
                 controlled_by_you=viewer.controls(f.id) or (viewer.role == "gm" and not f.player),
                 actions_taken=f.taken,
                 stepped=f.stepped,

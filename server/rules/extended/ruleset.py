@@ -6,7 +6,7 @@ from collections.abc import Sequence
 
 import msgspec
 
-from protocol.common import Seat
+from protocol.common import MAX_CONTESTANTS, Seat
 from protocol.errors import Refused
 from protocol.events import Revealed
 from protocol.rulesets import extended as x
@@ -20,6 +20,16 @@ from server.rules.extended.state import ExtendedState, Fighter
 from server.rules.extended.view import view, view_patches
 from server.rules.questworlds.chart import started
 from server.rules.questworlds.setup import modified_rating, player_controlled
+
+
+def check_limits(setup: x.ExtendedSetup) -> None:
+    """A new contest's table limits (docs/rules/extended.md, "Table limits"); a contest stored under the wider
+    limits of earlier releases still folds."""
+    if len(setup.contestants) > MAX_CONTESTANTS:
+        raise Refused(codes.BAD_SETUP, f"contestants: a contest holds at most {MAX_CONTESTANTS} contestants")
+    for i, c in enumerate(setup.contestants):
+        if len(c.followers) > x.MAX_FOLLOWERS:
+            raise Refused(codes.BAD_SETUP, f"contestants[{i}].followers: at most {x.MAX_FOLLOWERS} followers")
 
 
 def initial(setup: x.ExtendedSetup, seats: Sequence[Seat]) -> ExtendedState:
@@ -117,6 +127,7 @@ EXTENDED: Ruleset[ExtendedState] = Ruleset(
     check_declaration=check_declaration,
     is_checkpoint=is_checkpoint,
     describe=describe,
+    check_limits=check_limits,
     redact=redact,
     concluded=concluded,
     command_type=x.Command,

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from protocol.common import Seat
+from protocol.common import MAX_CONTESTANTS, Seat
 from protocol.errors import Refused
 from protocol.events import Revealed
 from protocol.rulesets import scored as s
@@ -15,6 +15,13 @@ from server.rules.scored.describe import describe
 from server.rules.scored.evolve import evolve
 from server.rules.scored.state import Member, ScoredState
 from server.rules.scored.view import view
+
+
+def check_limits(setup: s.ScoredSetup) -> None:
+    """A new sequence's table limits (docs/rules/scored.md, "Table limits"); a sequence stored under the wider
+    limits of earlier releases still folds."""
+    if len(setup.contestants) > MAX_CONTESTANTS:
+        raise Refused(codes.BAD_SETUP, f"contestants: a sequence holds at most {MAX_CONTESTANTS} contestants")
 
 
 def initial(setup: s.ScoredSetup, seats: Sequence[Seat]) -> ScoredState:
@@ -108,6 +115,7 @@ SCORED: Ruleset[ScoredState] = Ruleset(
     check_declaration=check_declaration,
     is_checkpoint=is_checkpoint,
     describe=describe,
+    check_limits=check_limits,
     command_type=s.Command,
     declaration_type=s.Tactic,
 )

@@ -35,7 +35,9 @@ def view(state: ScoredState, viewer: Viewer) -> s.ScoredView:
             may_spend=pending_for(pending.may_spend, viewer),
         ),
         next_assist=_next_assist(state),
-        chart=[s.ChartPoint(round=p.round, kind=p.kind, tallies=dict(p.tallies)) for p in state.chart],
+        chart=[
+            s.ChartPoint(round=p.round, kind=p.kind, tallies=dict(p.tallies)) for p in state.chart[-s.CHART_POINTS :]
+        ],
         last=state.last,
         outcome=state.outcome,
         players_type_faces=state.players_type_faces,
