@@ -4,6 +4,7 @@ fuzzer over the frame decoder and command handling. The suite runs short version
 (``tests/e2e/test_torture.py``); the long ones run from the command line and print a table::
 
     .venv/bin/python -m tests.torture [--kills 30] [--redis-kills 10] [--fuzz 1000000] [--seconds 0.6]
+        [--reissues 60] [--flood 300] [--costly | --no-costly]
 
 Every run checks, from the store itself after the last restart: versions 1..N with no gap, the hash
 chain and a clean re-fold (``agon verify``'s audit), every acknowledged command's batch present exactly
@@ -16,9 +17,11 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import http.client
 import json
 import os
 import random
+import resource
 import shutil
 import signal
 import socket
@@ -36,19 +39,23 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from websockets.exceptions import ConnectionClosed
+from websockets.asyncio.client import ClientConnection, connect
+from websockets.exceptions import ConnectionClosed, InvalidMessage
 
 from clients.python.client import AgonClient, Disconnected, Refusal
 from protocol.codec import decode, decode_untrusted, encode
 from protocol.errors import Refused
 from protocol.events import Declare, Envelope
-from protocol.messages import ClientMessage, Create, Execute, Follow
+from protocol.messages import ClientMessage, Create, Created, Execute, Follow, Hello, Ping, Pong, ServerMessage
 from protocol.rulesets import extended as x
 from server.engine.audit import audit
+from server.net.settings import Settings
 from server.rulesets import ruleset as ruleset_named
 from server.service import ContestService
 from server.store import MemoryStore, open_store
+from tests.costly import BUDGET, costly_commands
 from tests.e2e.conftest import free_port
+from tests.e2e.reissue_race import reissue_race
 from tests.engine.table import GM
 from tests.net.duel import duel
 
@@ -87,6 +94,14 @@ class Tally:
     losses: dict[str, list[Loss]] = field(default_factory=dict)  # by run: what each redis-server kill lost
     unavailable_refusals: int = 0
     health_503_seen: bool = False
+    reissues: int = 0  # re-issues of a link on one process while the old link wrote on another
+    old_link_commands: int = 0
+    old_link_stored_after: int = 0
+    new_link_refused: int = 0
+    flood_sockets: int = 0  # idle sockets one address opened against a process of 256 file descriptors
+    flood_held: int = 0  # how many of them the process kept open
+    flood_served: str = ""  # what another address got meanwhile
+    worst_cpu: dict[str, tuple[str, float]] = field(default_factory=dict)  # ruleset -> (command, CPU seconds)
     failures: list[str] = field(default_factory=list)
 
     def table(self) -> str:
@@ -105,6 +120,17 @@ class Tally:
             ("/healthz 503 seen during an outage", "yes" if self.health_503_seen else "no"),
             ("acknowledged commands lost", lost),
             *per_kill,
+            (
+                "old-link commands stored after their re-issue (two processes)",
+                f"{self.old_link_stored_after} of {self.old_link_commands} over {self.reissues} re-issues",
+            ),
+            ("new links refused auth/revoked", str(self.new_link_refused)),
+            ("idle sockets of one address held open", f"{self.flood_held} of {self.flood_sockets}"),
+            ("another address during the flood", self.flood_served or "not run"),
+            *(
+                (f"worst command CPU, {name}", f"{cmd}: {cpu * 1000:.0f} ms")
+                for name, (cmd, cpu) in self.worst_cpu.items()
+            ),
             ("leaks found", str(self.leaks)),
             ("failures", str(len(self.failures))),
         ]
@@ -129,21 +155,34 @@ def loss_figures(losses: list[Loss]) -> str:
 # --- processes ------------------------------------------------------------------------------------
 
 
-def health(port: int) -> int:
+def health(port: int, source: str | None = None) -> int:
+    """The status of ``/healthz`` (0: no answer), asked from ``source`` (an address of this machine) if given."""
+    if source is None:
+        try:
+            with urllib.request.urlopen(f"http://127.0.0.1:{port}/healthz", timeout=2) as response:
+                return int(response.status)
+        except urllib.error.HTTPError as error:
+            return int(error.code)
+        except OSError:
+            return 0
+    connection = http.client.HTTPConnection("127.0.0.1", port, timeout=2, source_address=(source, 0))
     try:
-        with urllib.request.urlopen(f"http://127.0.0.1:{port}/healthz", timeout=2) as response:
-            return int(response.status)
-    except urllib.error.HTTPError as error:
-        return int(error.code)
+        connection.request("GET", "/healthz", headers={"Host": f"127.0.0.1:{port}"})
+        return connection.getresponse().status
     except OSError:
         return 0
+    finally:
+        connection.close()
 
 
 class Serve:
     """``agon serve`` on a fixed port, restarted on the same port after each kill."""
 
-    def __init__(self, store: str, workdir: Path, env: Mapping[str, str] | None = None) -> None:
+    def __init__(
+        self, store: str, workdir: Path, env: Mapping[str, str] | None = None, files: int | None = None
+    ) -> None:
         self.store, self.workdir, self.port = store, workdir, free_port()
+        self.files = files  # the process's limit of open files (RLIMIT_NOFILE), when given
         self.env = {k: v for k, v in os.environ.items() if not k.startswith("AGON_")}
         self.env.update({"AGON_SECRET": SECRET, "AGON_RATE": "100000", "AGON_BURST": "100000", **(env or {})})
         self.process: subprocess.Popen[bytes] | None = None
@@ -156,12 +195,18 @@ class Serve:
     def start(self, timeout: float = 30.0) -> None:
         command = [AGON, "serve", "--host", "127.0.0.1", "--port", str(self.port), "--store", self.store, "--create"]
         with (self.workdir / f"agon-{self.port}.log").open("ab") as log:
-            self.process = subprocess.Popen(command, cwd=self.workdir, env=self.env, stdout=log, stderr=log)
+            self.process = subprocess.Popen(
+                command, cwd=self.workdir, env=self.env, stdout=log, stderr=log, preexec_fn=self._limit_files
+            )
         deadline = time.monotonic() + timeout
         while health(self.port) != 200:
             if self.process.poll() is not None or time.monotonic() > deadline:
                 raise RuntimeError(f"agon serve on {self.port} did not start (see {self.workdir})")
             time.sleep(0.05)
+
+    def _limit_files(self) -> None:
+        if self.files is not None:
+            resource.setrlimit(resource.RLIMIT_NOFILE, (self.files, self.files))
 
     def kill(self) -> None:
         if self.process is not None and self.process.poll() is None:
@@ -503,6 +548,95 @@ async def redis_faults(
     return serve
 
 
+# --- re-issue races, connection floods, costly commands -------------------------------------------
+
+
+async def reissue_races(reissues: int, tally: Tally, workdir: Path) -> None:
+    """Two ``agon serve`` on one Redis: the GM re-issues Ann's link on one while her old link writes through
+    the other; nothing the old link sends may be stored after the re-issue, and no new link is refused."""
+    redis = RedisProcess(workdir, "always")
+    redis.start()
+    first, second = Serve(redis.url, workdir), Serve(redis.url, workdir)
+    first.start()
+    second.start()
+    try:
+        report = await reissue_race(first.url, second.url, redis.url, reissues)
+    finally:
+        first.kill()
+        second.kill()
+        redis.kill()
+    tally.reissues += report.reissues
+    tally.old_link_commands += report.old_link_commands
+    tally.old_link_stored_after += report.stored_after_reissue
+    tally.new_link_refused += report.new_link_refused
+    if report.stored_after_reissue:
+        tally.failures.append(f"re-issue: {report.stored_after_reissue} old-link commands stored after the re-issue")
+    if report.new_link_refused:
+        tally.failures.append(f"re-issue: {report.new_link_refused} new links refused auth/revoked")
+
+
+FLOOD_FILES = 256  # the process's file descriptors in the flood run
+
+
+async def connection_flood(sockets: int, tally: Tally, workdir: Path) -> None:
+    """One address opens ``sockets`` idle WebSockets (each says hello, then nothing) against a process limited
+    to 256 file descriptors: the process keeps at most its per-address cap of them, and a client from another
+    address is still served (a contest created and a ping answered) with ``/healthz`` at 200."""
+    serve = Serve(f"sqlite:{workdir / 'agon.sqlite3'}", workdir, files=FLOOD_FILES)
+    serve.start()
+    hogs: list[ClientConnection] = []
+    try:
+        for _ in range(sockets):
+            with contextlib.suppress(OSError, TimeoutError, ConnectionClosed, InvalidMessage):
+                ws = await connect(serve.url, open_timeout=2)
+                hogs.append(ws)
+                await ws.send(encode(Hello()).decode())
+        started = time.monotonic()
+        served = await _served_from("127.0.0.2", serve.url)
+        elapsed = (time.monotonic() - started) * 1000
+        healthy = await asyncio.to_thread(health, serve.port, "127.0.0.2")
+        held = sum(1 for ws in hogs if ws.close_code is None)
+    finally:
+        for ws in hogs:
+            ws.transport.abort()
+        serve.kill()
+    tally.flood_sockets += sockets
+    tally.flood_held = max(tally.flood_held, held)
+    tally.flood_served = f"served in {elapsed:.0f} ms, /healthz {healthy}" if served else "not served"
+    if not served or healthy != 200:
+        tally.failures.append(f"flood: another address was {tally.flood_served}")
+    if held > Settings.max_connections_address:
+        tally.failures.append(f"flood: one address held {held} sockets (cap {Settings.max_connections_address})")
+
+
+async def _served_from(source: str, url: str) -> bool:
+    """A client from ``source`` connects, creates a contest and is answered a ping."""
+    try:
+        async with asyncio.timeout(10):
+            async with connect(url, local_addr=(source, 0)) as ws:
+                await ws.send(encode(Hello()).decode())
+                await ws.send(encode(Create(id="c", contest=duel())).decode())
+                await ws.send(encode(Ping(nonce=5)).decode())
+                created = False
+                while True:
+                    message = decode(await ws.recv(), ServerMessage)
+                    created = created or isinstance(message, Created)
+                    if isinstance(message, Pong):
+                        return created
+    except (OSError, TimeoutError, ConnectionClosed, InvalidMessage):
+        return False
+
+
+def costly(tally: Tally) -> None:
+    """The most expensive command of each ruleset at its table limits, every sight following."""
+    for cost in costly_commands():
+        if cost.cpu > tally.worst_cpu.get(cost.ruleset, ("", 0.0))[1]:
+            tally.worst_cpu[cost.ruleset] = (cost.command, cost.cpu)
+        if cost.cpu > BUDGET:
+            spent = f"{cost.cpu * 1000:.0f} ms of CPU (budget {BUDGET * 1000:.0f})"
+            tally.failures.append(f"{cost.ruleset} {cost.command}: {spent}")
+
+
 # --- fuzzing --------------------------------------------------------------------------------------
 
 EXTREMES: list[Any] = [0, -1, 1, 2**31, -(2**63), 2**64, 10**30, 1e308, -0.0, "", "x" * 300, None, True, [], {}]
@@ -617,6 +751,13 @@ async def long_run(args: argparse.Namespace) -> Tally:
             "everysec", args.redis_kills, tally, root / "redis-power-loss", args.seconds, (0.0, EVERYSEC_WINDOW)
         )
         print(f"after the everysec power-loss run:\n{tally.table()}", file=sys.stderr, flush=True)
+        if args.reissues:
+            (root / "reissue").mkdir()
+            await reissue_races(args.reissues, tally, root / "reissue")
+        if args.flood:
+            (root / "flood").mkdir()
+            await connection_flood(args.flood, tally, root / "flood")
+        print(f"after the re-issue races and the connection flood:\n{tally.table()}", file=sys.stderr, flush=True)
     for name, count in tally.lost_acknowledged.items():
         if "everysec" not in name:  # only everysec may lose what it acknowledged
             tally.failures.append(f"{name}: {count} acknowledged commands lost")
@@ -646,9 +787,16 @@ def main() -> int:
     parser.add_argument("--fuzz", type=int, default=1_000_000, help="mutated frames through the decoder")
     parser.add_argument("--examples", type=int, default=20_000, help="Hypothesis examples per fuzz property")
     parser.add_argument("--seconds", type=float, default=0.6, help="mean play time between two kills")
+    parser.add_argument("--reissues", type=int, default=60, help="re-issues of a link raced across two processes")
+    parser.add_argument("--flood", type=int, default=300, help="idle WebSockets one address opens (256 files)")
+    parser.add_argument(
+        "--costly", action=argparse.BooleanOptionalAction, default=True, help="each ruleset's worst command"
+    )
     args = parser.parse_args()
     tally = asyncio.run(long_run(args))
     tally.property_cases += run_properties(args.examples)  # Hypothesis runs its own event loop
+    if args.costly:
+        costly(tally)  # so does each measurement
     print(tally.table())
     return 1 if tally.failures or tally.leaks else 0
 
