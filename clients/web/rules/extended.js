@@ -124,7 +124,7 @@ function Outcome({ view }) {
   const outcome = view.rules.outcome;
   if (!outcome) return null;
   const who = names(view);
-  if (outcome.sides?.length) {
+  if (view.rules.group && outcome.sides?.length) {
     return html`<section class="outcome" aria-labelledby="outcome-title" data-testid="outcome">
       <h2 id="outcome-title">Outcome: ${outcome.winning_side ? `side ${outcome.winning_side} wins the prize` : "no side is left standing"}</h2>
       <${GroupOutcome} view=${view} />
