@@ -59,6 +59,14 @@ class Seat(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     id: Id
     role: Literal["gm", "player"]
     contestants: Annotated[list[Id], msgspec.Meta(max_length=64)] = []
+    # The name people read for the seat: the player's name the GM typed ("Played by"); absent, pages show the
+    # id. Absent from the bytes when unset, so a seat stored before names existed keeps its hash.
+    name: Name | msgspec.UnsetType = msgspec.UNSET
+
+    @property
+    def shown(self) -> str:
+        """The seat as people read it: its name, else its id."""
+        return self.id if self.name is msgspec.UNSET or not self.name.strip() else self.name
 
 
 class Dice(msgspec.Struct, frozen=True, forbid_unknown_fields=True):

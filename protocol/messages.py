@@ -12,7 +12,7 @@ from typing import Annotated, Any, Literal
 
 import msgspec
 
-from protocol.common import Seat
+from protocol.common import Name, Seat
 from protocol.events import Command, CreateContest
 from protocol.patch import Op
 
@@ -149,6 +149,7 @@ class Welcome(_Msg, frozen=True, tag="welcome"):
     view_hash: str
     view: dict[str, Json] | None = None
     seats: list[Seat] | None = None  # every seat of the contest, for a GM or an auditor only
+    name: Name | msgspec.UnsetType = msgspec.UNSET  # your seat's name, when the GM gave it one
 
 
 class NoticeLine(msgspec.Struct, frozen=True, forbid_unknown_fields=True):

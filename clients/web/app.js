@@ -131,7 +131,7 @@ function NewContest() {
       await new Promise((resolve) => {
         link.onChange = (l) => l.state === "open" && resolve();
       });
-      const seats = [{ id: "gm", role: "gm", contestants: [] }, ...built.seats.map(({ id, role, contestants }) => ({ id, role, contestants }))];
+      const seats = [{ id: "gm", role: "gm", contestants: [] }, ...built.seats.map(({ id, role, contestants, name: seatName }) => ({ id, role, contestants, ...(seatName ? { name: seatName } : {}) }))];
       const created = await link.request({ type: "create", contest: { ruleset: name, title: title.trim(), dice, setup: built.setup, seats } });
       memory.remember({
         contest: created.contest,
@@ -229,7 +229,7 @@ function Contest({ token }) {
     const phase = panels.phaseText?.(view) ?? "";
     if (mine.phase !== phase) memory.updateMine(view.contest, (c) => ({ ...c, phase }));
   }
-  const who = role === "gm" ? "GM console" : role === "player" ? `Player: ${me.seat}` : "Spectator";
+  const who = role === "gm" ? "GM console" : role === "player" ? `Player: ${link.welcome.name ?? me.seat}` : "Spectator";
   document.title = `${view.title || "Untitled contest"} · ${who} · Agon`;
   return html`<div class=${`contest role-${role}`}>
     <header class="topbar">
@@ -304,7 +304,7 @@ function Invitations({ view, link, panels }) {
   const [entry, setEntry] = useState(() => memory.mine(view.contest));
   const [extra, setExtra] = useState({});
   const seats = (link.welcome.seats ?? []).filter((s) => s.role === "player");
-  const names = Object.fromEntries((entry?.seats ?? []).map((s) => [s.id, s.name]));
+  const names = Object.fromEntries([...(entry?.seats ?? []), ...seats].filter((s) => s.name).map((s) => [s.id, s.name]));
   const contestantNames = panels?.names?.(view) ?? Object.fromEntries((view.rules.contestants ?? []).map((c) => [c.id, c.name]));
   const tokenOf = (seat) => extra[seat] ?? (seat === SPECTATOR ? entry?.invitations.spectator : entry?.invitations.seats[seat]);
   const reissue = async (seat) => {
@@ -411,7 +411,7 @@ function Replay({ token }) {
   }
   const seats = link.welcome.seats ?? [];
   document.title = `Replay · ${link.view?.title || "Untitled contest"} · Agon`;
-  const viewers = [["gm", "the GM"], ...seats.filter((s) => s.role === "player").map((s) => [s.id, `player ${s.id}`]), [SPECTATOR, "a spectator"]];
+  const viewers = [["gm", "the GM"], ...seats.filter((s) => s.role === "player").map((s) => [s.id, `${s.name ?? s.id} (player)`]), [SPECTATOR, "a spectator"]];
   const panels = data ? ruleset(data.view.ruleset) : null;
   const Board = panels?.Board;
   const shown = data?.at ?? 1;

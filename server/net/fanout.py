@@ -20,6 +20,8 @@ from collections import OrderedDict, deque
 from collections.abc import Callable, Coroutine, Sequence
 from typing import Any, Protocol
 
+import msgspec
+
 from protocol import errors
 from protocol.codec import canonical, decode, document, encode, to_builtins
 from protocol.common import Seat
@@ -467,6 +469,7 @@ class ContestFeed:
                         role=role,
                         seat=viewer.principal,
                         contestants=self._contestants(viewer),
+                        name=self._seat_name(viewer),
                         version=after,
                         view_hash=at_hash,
                         seats=list(seats) if viewer.omniscient else None,
@@ -496,6 +499,7 @@ class ContestFeed:
                 role=role,
                 seat=viewer.principal,
                 contestants=self._contestants(viewer),
+                name=self._seat_name(viewer),
                 version=base.version,
                 view_hash=view_hash(old),
                 seats=list(seats) if viewer.omniscient else None,
@@ -589,6 +593,10 @@ class ContestFeed:
             doc = self._docs[key] = document(self._encoded[key])
         return doc
 
+    def _seat_name(self, viewer: Viewer) -> str | msgspec.UnsetType:
+        seat = next((s for s in self._state.created.seats if s.id == viewer.principal), None)
+        return msgspec.UNSET if seat is None else seat.name
+
     def _contestants(self, viewer: Viewer) -> list[str]:
         return next((list(s.contestants) for s in self._state.created.seats if s.id == viewer.principal), [])
 
@@ -599,6 +607,7 @@ class ContestFeed:
             role=role,
             seat=viewer.principal,
             contestants=self._contestants(viewer),
+            name=self._seat_name(viewer),
             version=self._state.version,
             view_hash=view_hash(head),
             view=head,

@@ -91,8 +91,13 @@ def test_a_contest_is_created_played_and_watched_in_browsers(agon_server: Server
     bob, bob_frames = pages.open(bob_link)
     watcher, watcher_frames = pages.open(watch_link)
     everyone = [gm, ann, bob, watcher]
-    expect(ann.get_by_test_id("role")).to_have_text("Player: ann")
+    expect(ann.get_by_test_id("role")).to_have_text("Player: Ann")
     expect(watcher.get_by_test_id("role")).to_have_text("Spectator")
+    # the seats' names come from the server: a GM console in another browser reads them too
+    elsewhere, _ = pages.open(gm.url)
+    expect(elsewhere.get_by_test_id("invitations")).to_contain_text("Ann (plays Aria)")
+    expect(elsewhere.get_by_test_id("invitations")).to_contain_text("Bob (plays Orc)")
+    elsewhere.close()
     # the token travels in the fragment only: no request ever carried it in a URL
     for frames in (ann_frames, bob_frames, watcher_frames):
         assert not [url for url in frames.requests if "eyJ" in url.split("#")[0]]
@@ -175,7 +180,7 @@ def test_a_contest_is_created_played_and_watched_in_browsers(agon_server: Server
     expect(stale.get_by_test_id("revoked")).to_be_visible()
     assert_accessible(stale, "revoked link")
     bob, bob_frames = pages.open(link_of(gm, "invite-bob"))
-    expect(bob.get_by_test_id("role")).to_have_text("Player: bob")
+    expect(bob.get_by_test_id("role")).to_have_text("Player: Bob")
     everyone = [gm, ann, bob, watcher]
 
     # the orc's exchange again, then round 2: Aria stakes everything and the orc falls
@@ -203,6 +208,7 @@ def test_a_contest_is_created_played_and_watched_in_browsers(agon_server: Server
     # the replay viewer: as any viewer at any version, verified
     gm.get_by_role("link", name="Open the replay").click()
     expect(gm.get_by_test_id("verification")).to_contain_text("the log is intact")
+    expect(gm.get_by_label("Seen as").locator("option")).to_contain_text(["the GM", "Ann (player)", "Bob (player)"])
     gm.get_by_label("Seen as").select_option("bob")
     gm.get_by_test_id("scrubber").fill("5")
     expect(gm.get_by_role("heading", name=re.compile("Version 5 of"))).to_be_visible()

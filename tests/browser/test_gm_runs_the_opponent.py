@@ -46,7 +46,7 @@ def test_the_gm_runs_the_opponent_and_a_player_plays_by_keyboard(agon_server: Se
     create(gm)
     expect(gm.get_by_test_id("contestant-troll")).to_contain_text("yours")  # the GM's own contestant
     ann, _ = pages.open(gm.get_by_test_id("invite-ann").locator("input.link").input_value())
-    expect(ann.get_by_test_id("role")).to_have_text("Player: ann")
+    expect(ann.get_by_test_id("role")).to_have_text("Player: Ann")
 
     # the GM declares for the troll from its console
     troll = gm.get_by_test_id("intent-troll")

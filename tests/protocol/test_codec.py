@@ -7,7 +7,7 @@ import json
 import msgspec
 import pytest
 
-from protocol.codec import canonical, decode_untrusted, document, to_builtins
+from protocol.codec import canonical, decode_untrusted, document, encode, to_builtins
 from protocol.errors import Refused
 from protocol.events import Command, Declare
 from protocol.rulesets import extended as x
@@ -127,3 +127,13 @@ def test_a_frame_nested_thousands_deep_is_a_bad_frame_not_a_recursion_error(fram
         decode_untrusted(frame, ClientMessage)  # type: ignore[arg-type]
     assert refused.value.code == "protocol/bad_frame"
     assert "nested too deeply" in refused.value.message
+
+
+def test_a_seat_without_a_name_encodes_as_before_names_existed_and_one_with_a_name_carries_it() -> None:
+    """Stored contests hash their seats' bytes: a seat with no name must keep the bytes it always had."""
+    from protocol.common import Seat
+
+    assert encode(Seat("ann", "player", ["aria"])) == b'{"id":"ann","role":"player","contestants":["aria"]}'
+    named = Seat("ann", "player", ["aria"], name="Ann")
+    assert encode(named) == b'{"id":"ann","role":"player","contestants":["aria"],"name":"Ann"}'
+    assert (named.shown, Seat("bob", "player").shown, Seat("cy", "player", name="  ").shown) == ("Ann", "bob", "cy")
