@@ -28,7 +28,7 @@ def test_a_karbon_round_is_played_in_browsers(agon_server: ServerFactory, pages:
     create_scene(gm)
     link = gm.get_by_test_id("invite-ann").locator("input.link").input_value()
     ann, _ = pages.open(link)
-    expect(ann.get_by_test_id("role")).to_have_text("Player: ann")
+    expect(ann.get_by_test_id("role")).to_have_text("Player: Ann")
     expect(ann.get_by_test_id("pool").locator("li.die")).to_have_count(15)
     expect(ann.get_by_test_id("reserve").locator("li.die")).to_have_count(5)
 

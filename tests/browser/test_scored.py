@@ -79,7 +79,7 @@ def test_two_rounds_of_a_scored_sequence_in_the_browser(agon_server: ServerFacto
     create(gm)
     ann, _ = pages.open(gm.get_by_test_id("invite-ann").locator("input.link").input_value())
     watcher, watcher_frames = pages.open(gm.get_by_test_id("invite-spectator").locator("input.link").input_value())
-    expect(ann.get_by_test_id("role")).to_have_text("Player: ann")
+    expect(ann.get_by_test_id("role")).to_have_text("Player: Ann")
     expect(gm.get_by_test_id("contestant-ogre")).to_contain_text("yours")  # the GM runs the Ogre
 
     # Round 1: the GM gives Aria the initiative; her risky gambit is sealed until the Ogre's tactic is in.
