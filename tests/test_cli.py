@@ -13,8 +13,10 @@ from pathlib import Path
 import msgspec
 import pytest
 
-from protocol.events import Declare, Undo
+from protocol.events import CloseDeclarations, Conclude, Declare, Revealed, Undo
+from protocol.messages import GetTimeline
 from protocol.rulesets import extended as x
+from server.net.timeline import answer as timeline_answer
 from server.service import ContestService
 from server.store import open_store
 from tests.engine.table import ANN, GM, duel
@@ -212,3 +214,33 @@ def test_replay_tells_a_gm_the_story_with_undone_events_marked(data: Path, tmp_p
     undone = [line for line in md if line.startswith("- ~~")]
     assert len(undone) == 1 and "**6.**" in undone[0] and undone[0].endswith("*(undone)*")
     assert "## Where it stands (version 7)" in md
+
+
+async def test_verify_import_timeline_and_archive_accept_a_reveal_after_an_undo(tmp_path: Path) -> None:
+    """Ann declares a feint, then a charge; the GM undoes back to the feint and closes the window: the contest
+    reveals the feint, and every check of the log agrees with it."""
+    folder = tmp_path / "data"
+    store = open_store(f"sqlite:{folder / 'agon.sqlite3'}")
+    service = ContestService(store)
+    await service.create(GM, duel())
+    await service.execute("duel", ANN, "c1", Declare(participant="aria", payload=x.Intent(action="feint", bid=1)))
+    await service.execute("duel", GM, "c2", x.Adjust(contestant="orc", delta=-1, reason="a slip"))
+    await service.execute("duel", ANN, "c3", Declare(participant="aria", payload=x.Intent(action="charge", bid=2)))
+    await service.execute("duel", GM, "c4", x.Adjust(contestant="orc", delta=-1, reason="another slip"))
+    await service.execute("duel", GM, "c5", Undo())
+    await service.execute("duel", GM, "c6", CloseDeclarations())
+    reveal = (await service.events("duel"))[-1].event
+    assert isinstance(reveal, Revealed) and [e.payload.action for e in reveal.entries] == ["feint"]  # type: ignore[union-attr]
+    timeline = await timeline_answer(service, GetTimeline(id="t1", contest="duel"))
+    assert timeline.verification.ok, timeline.verification.problem
+    await service.execute("duel", GM, "c7", Conclude())
+    await store.close()
+
+    exported = tmp_path / "duel.jsonl"
+    assert agon("export", "duel", "-o", str(exported), cwd=tmp_path, data=folder).returncode == 0
+    verified = agon("verify", str(exported), cwd=tmp_path, data=folder)
+    assert verified.returncode == 0 and "agon verify: ok: 9 events" in verified.stdout, verified.stderr
+    imported = agon("import", str(exported), "--create", cwd=tmp_path, data=tmp_path / "fresh")
+    assert imported.returncode == 0, imported.stderr
+    archived = agon("admin", "archive", "duel", "--to", str(tmp_path), cwd=tmp_path, data=folder)
+    assert archived.returncode == 0 and "archived duel: 9 events" in archived.stdout, archived.stderr

@@ -15,7 +15,7 @@ from protocol.events import Concluded, ContestCreated, Declared, Envelope, Revea
 from server.engine import dice
 from server.engine.chain import GENESIS, envelope_hash
 from server.engine.commitment import commit
-from server.engine.contest import CorruptLog, fold
+from server.engine.contest import Contest, CorruptLog, fold
 from server.engine.ruleset import Ruleset
 
 
@@ -55,13 +55,13 @@ def dice_in(value: Any) -> Iterator[Dice]:
 
 def audit(envelopes: Sequence[Envelope], ruleset_named: Callable[[str], Ruleset[Any]]) -> Report:
     """Check a whole log against the rulesets ``ruleset_named`` finds; the report names the first bad event."""
-    finding = _chain(envelopes) or _commitments(envelopes)
+    finding = _chain(envelopes)
+    broken, unfolded = (None, None) if finding is not None else _refold(envelopes, ruleset_named)
+    finding = finding or broken
     rolls, unchecked = 0, False
     if finding is None:
         rolls, unchecked, finding = _dice(envelopes)
-    if finding is None:
-        finding = _refold(envelopes, ruleset_named)
-    return Report(len(envelopes), rolls, unchecked, finding)
+    return Report(len(envelopes), rolls, unchecked, finding or unfolded)
 
 
 def _chain(envelopes: Sequence[Envelope]) -> Finding | None:
@@ -77,25 +77,6 @@ def _chain(envelopes: Sequence[Envelope]) -> Finding | None:
         if envelope_hash(e) != e.hash:
             return Finding(i, "hash mismatch: the event was altered")
         prev = e.hash
-    return None
-
-
-def _commitments(envelopes: Sequence[Envelope]) -> Finding | None:
-    declared: dict[tuple[str, str], str] = {}
-    for e in envelopes:
-        event = e.event
-        if isinstance(event, Declared):
-            if event.payload is None or event.salt is None:
-                return Finding(e.version, "a stored declaration lacks its payload or salt")
-            if commit(event.salt, event.payload) != event.commitment:
-                return Finding(e.version, f"the commitment of {event.participant!r} does not match its payload")
-            declared[(event.window, event.participant)] = event.commitment
-        elif isinstance(event, Revealed):
-            for entry in event.entries:
-                if commit(entry.salt, entry.payload) != entry.commitment:
-                    return Finding(e.version, f"the revealed payload of {entry.participant!r} breaks its commitment")
-                if declared.get((event.window, entry.participant)) != entry.commitment:
-                    return Finding(e.version, f"{entry.participant!r} revealed something it never declared")
     return None
 
 
@@ -125,17 +106,62 @@ def _dice(envelopes: Sequence[Envelope]) -> tuple[int, bool, Finding | None]:
     return rolls, unchecked, None
 
 
-def _refold(envelopes: Sequence[Envelope], ruleset_named: Callable[[str], Ruleset[Any]]) -> Finding | None:
+def _refold(
+    envelopes: Sequence[Envelope], ruleset_named: Callable[[str], Ruleset[Any]]
+) -> tuple[Finding | None, Finding | None]:
+    """Fold the log once with the engine's own fold, checking the commitments on the way: the first broken
+    commitment and the first event that does not fold.
+
+    A reveal must publish exactly the declarations of its window that the contest folded up to just before it
+    holds (``Contest.declared``): what undo, redo and rewind left effective, as the live contest revealed it.
+    Once the fold breaks, only each event's own commitments are checked (the fold's finding stands)."""
+    rules: Ruleset[Any] | None = None
+    unfolded: Finding | None = None
     if not envelopes or not isinstance(envelopes[0].event, ContestCreated):
-        return Finding(1, "a log starts with contest.created")
-    try:
-        rules = ruleset_named(envelopes[0].event.ruleset)
-    except Refused as exc:
-        return Finding(1, exc.message)
-    contest = None
-    for e in envelopes:
+        unfolded = Finding(1, "a log starts with contest.created")
+    else:
         try:
-            contest = fold(rules, [e], contest)
-        except (CorruptLog, Refused, KeyError, ValueError, AssertionError, StopIteration) as exc:
-            return Finding(e.version, f"does not fold: {exc}")
+            rules = ruleset_named(envelopes[0].event.ruleset)
+        except Refused as exc:
+            unfolded = Finding(1, exc.message)
+    contest: Contest[Any] | None = None
+    broken: Finding | None = None
+    for e in envelopes:
+        if broken is None:
+            declared = None if unfolded is not None else contest.declared if contest is not None else {}
+            broken = _kept(e, declared)
+        if unfolded is None and rules is not None:
+            try:
+                contest = fold(rules, [e], contest)
+            except (CorruptLog, Refused, KeyError, ValueError, AssertionError, StopIteration) as exc:
+                unfolded = Finding(e.version, f"does not fold: {exc}")
+        if broken is not None and unfolded is not None:
+            break
+    return broken, unfolded
+
+
+def _kept(e: Envelope, declared: dict[str, Declared] | None) -> Finding | None:
+    """Whether the event keeps its commitments: a declaration its own, a reveal each entry's and, when the
+    contest's declarations before it are known (``declared``), those of its window, each once."""
+    event = e.event
+    if isinstance(event, Declared):
+        if event.payload is None or event.salt is None:
+            return Finding(e.version, "a stored declaration lacks its payload or salt")
+        if commit(event.salt, event.payload) != event.commitment:
+            return Finding(e.version, f"the commitment of {event.participant!r} does not match its payload")
+    elif isinstance(event, Revealed):
+        for entry in event.entries:
+            if commit(entry.salt, entry.payload) != entry.commitment:
+                return Finding(e.version, f"the revealed payload of {entry.participant!r} breaks its commitment")
+        if declared is None:
+            return None
+        expected = {p: d.commitment for p, d in declared.items() if d.window == event.window}
+        revealed: set[str] = set()
+        for entry in event.entries:
+            if entry.participant in revealed or expected.get(entry.participant) != entry.commitment:
+                return Finding(e.version, f"{entry.participant!r} revealed something it never declared")
+            revealed.add(entry.participant)
+        left_out = sorted(expected.keys() - revealed)
+        if left_out:
+            return Finding(e.version, f"the reveal leaves out the declaration of {left_out[0]!r}")
     return None

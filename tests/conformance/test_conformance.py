@@ -1,9 +1,10 @@
 """Every registered ruleset, played at random from every seat, keeps the engine's laws.
 
 Fold determinism, snapshot + tail = full fold, undo then redo = no change, rewind to v = the state at v,
-every refused command changes nothing, no viewer receives what it may not see, and viewers of one sight
-see one view. Each ruleset supplies only a strategy module (``tests/conformance/kit.py``). Settings:
-``AGON_CONFORMANCE=long`` plays many more and longer contests.
+every refused command changes nothing, no viewer receives what it may not see, viewers of one sight see
+one view, and the audit (``agon verify``) accepts every history played. Each ruleset supplies only a
+strategy module (``tests/conformance/kit.py``). Settings: ``AGON_CONFORMANCE=long`` plays many more and longer
+contests.
 """
 
 from __future__ import annotations
@@ -51,6 +52,7 @@ from protocol.events import (
 )
 from protocol.patch import apply as apply_patch
 from protocol.patch import diff
+from server.engine.audit import audit
 from server.engine.contest import (
     Contest,
     HistoryElided,
@@ -66,6 +68,7 @@ from server.engine.views import shown_event, sight, viewer_for, written_patches
 from server.net.fanout import view_doc
 from server.net.notices import notice_frame
 from server.rulesets import RULESETS
+from server.rulesets import ruleset as ruleset_named
 from tests.conformance import secrecy
 from tests.conformance.driver import Driver
 from tests.conformance.kit import Strategy, load
@@ -218,6 +221,35 @@ def machine(rules: Ruleset[Any], strategy: Strategy) -> type[RuleBasedStateMachi
                     self.d.do(self.gm, command)
                 assert refused.value.code == errors.FOREIGN
 
+        def declared_in_the_open_window(self) -> list[Declared]:
+            """The declarations made in the open declaration window, if one is open."""
+            window = rules.window(self.d.contest.rules) if self.d.contest.concluded is None else None
+            if window is None:
+                return []
+            return [d for d in self.d.contest.declared.values() if d.window == window.id]
+
+        @precondition(lambda self: self.driver is not None and bool(self.declared_in_the_open_window()))
+        @rule(data=st.data())
+        def a_declaration_replaced_then_taken_back(self, data: st.DataObject) -> None:
+            """A participant replaces its sealed declaration (the same payload under a new salt: a new
+            commitment), then the GM takes the replacement back by an undo, a rewind, or an undo and a redo, and
+            may close the window: the reveal must publish what stands (the audit's law, in ``teardown``). Rare
+            in the strategies' runs, where the other participants declare before the GM steps in."""
+            first = data.draw(st.sampled_from(self.declared_in_the_open_window()), label="replaced")
+            assert first.payload is not None
+            replacement = Declare(participant=first.participant, payload=first.payload)
+            if not self.send(replacement, data.draw(st.permutations(self.d.actors), label="senders")):
+                return
+            replaced_at = self.d.contest.version
+            way = data.draw(st.sampled_from(["undo", "rewind", "undo and redo"]), label="taken back by")
+            targets = [t for t in rewind_targets(self.d.contest) if t < replaced_at]
+            if way == "rewind" and targets:
+                self.send(Rewind(to_version=data.draw(st.sampled_from(targets[-2:]), label="rewind to")), [self.gm])
+            elif self.send(Undo(), [self.gm]) and way == "undo and redo":
+                self.send(Redo(), [self.gm])
+            if data.draw(st.booleans(), label="close the window"):
+                self.send(CloseDeclarations(), [self.gm])
+
         @precondition(lambda self: self.driver is not None and self.d.contest.version > 8)
         @rule(data=st.data())
         def conclude(self, data: st.DataObject) -> None:
@@ -283,6 +315,15 @@ def machine(rules: Ruleset[Any], strategy: Strategy) -> type[RuleBasedStateMachi
             assert self.send(Rewind(to_version=v), [self.gm])
             at_v = fold(rules, self.d.log[:v])
             assert encode([self.d.contest.rules, self.d.contest.declared]) == encode([at_v.rules, at_v.declared])
+
+        def teardown(self) -> None:
+            """The history played, as the engine chained it, passes the audit: hash chain, commitments (each
+            reveal publishing what undo, redo and rewind left declared), dice and fold. Once per history: a
+            finding in a prefix stays a finding in the whole log."""
+            if self.driver is None:
+                return
+            report = audit(self.d.log, ruleset_named)
+            assert report.finding is None, f"the audit rejects an honest log: {report.finding}"
 
         def _check_events(self, batch: list[Envelope], before: Contest[Any] | None) -> None:
             """Per event: the ruleset's own invariant, every viewer's notice, and the patches the ruleset writes

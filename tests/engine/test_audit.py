@@ -4,7 +4,18 @@ from __future__ import annotations
 
 import msgspec
 
-from protocol.events import Conclude, Declare, Declared
+from protocol.events import (
+    CloseDeclarations,
+    Conclude,
+    Declare,
+    Declared,
+    Envelope,
+    Redo,
+    Revealed,
+    RevealEntry,
+    Rewind,
+    Undo,
+)
 from protocol.rulesets import extended as x
 from server.engine.audit import audit
 from server.engine.chain import sealed
@@ -72,3 +83,88 @@ def test_forged_server_dice_are_named() -> None:
         log[j] = sealed(msgspec.structs.replace(log[j], prev_hash=log[j - 1].hash))
     finding = audit(log, ruleset).finding
     assert finding is not None and finding.version == i + 1 and "dice" in finding.problem
+
+
+def swapping(first: str, then: str) -> Table:
+    """Ann declares ``first``, the GM adjusts AP, Ann replaces it with ``then``, the GM adjusts again."""
+    table = Table(duel())
+    table.do(ANN, Declare(participant="aria", payload=x.Intent(action=first, bid=1)))
+    table.do(GM, x.Adjust(contestant="orc", delta=-1, reason="a slip"))
+    table.do(ANN, Declare(participant="aria", payload=x.Intent(action=then, bid=2)))
+    table.do(GM, x.Adjust(contestant="orc", delta=-1, reason="another slip"))
+    return table
+
+
+def revealed(table: Table) -> dict[str, str]:
+    """The actions of the contest's last reveal, by participant."""
+    reveal = next(e.event for e in reversed(table.log) if isinstance(e.event, Revealed))
+    assert isinstance(reveal, Revealed)
+    return {entry.participant: entry.payload.action for entry in reveal.entries}  # type: ignore[union-attr]
+
+
+def test_a_reveal_after_an_undo_publishes_the_declaration_the_undo_left_and_passes() -> None:
+    table = swapping("feint", "charge")
+    table.do(GM, Undo())  # back to the first adjustment: the feint is Ann's declaration again
+    table.do(GM, CloseDeclarations())
+    assert revealed(table) == {"aria": "feint"}
+    assert audit(table.log, ruleset).finding is None
+
+
+def test_a_reveal_after_a_rewind_publishes_the_declaration_the_rewind_left_and_passes() -> None:
+    table = swapping("feint", "charge")
+    first_adjustment = next(e.version for e in table.log if isinstance(e.event, x.ApAdjusted))
+    table.do(GM, Rewind(to_version=first_adjustment))
+    table.do(GM, CloseDeclarations())
+    assert revealed(table) == {"aria": "feint"}
+    assert audit(table.log, ruleset).finding is None
+
+
+def test_a_reveal_after_an_undo_and_a_redo_publishes_the_redone_declaration_and_passes() -> None:
+    table = swapping("feint", "charge")
+    table.do(GM, Undo())
+    table.do(GM, Redo())
+    table.do(GM, CloseDeclarations())
+    assert revealed(table) == {"aria": "charge"}
+    assert audit(table.log, ruleset).finding is None
+
+
+def test_a_reveal_after_two_undos_and_a_redo_publishes_the_first_declaration_and_passes() -> None:
+    table = swapping("feint", "charge")
+    table.do(GM, Undo())  # the charge is undone
+    table.do(GM, Undo())  # and the feint
+    table.do(GM, Redo())  # the feint is back, the charge is not
+    table.do(GM, CloseDeclarations())
+    assert revealed(table) == {"aria": "feint"}
+    assert audit(table.log, ruleset).finding is None
+
+
+def forged_reveal(table: Table, entries: list[RevealEntry]) -> list[Envelope]:
+    """The table's log with its last reveal publishing ``entries`` instead, re-chained as a careful forger would."""
+    log = list(table.log)
+    i = max(i for i, e in enumerate(log) if isinstance(e.event, Revealed))
+    reveal = log[i].event
+    assert isinstance(reveal, Revealed)
+    log[i] = sealed(msgspec.structs.replace(log[i], event=msgspec.structs.replace(reveal, entries=entries)))
+    for j in range(i + 1, len(log)):
+        log[j] = sealed(msgspec.structs.replace(log[j], prev_hash=log[j - 1].hash))
+    return log
+
+
+def test_a_reveal_of_an_undone_declaration_is_named() -> None:
+    table = swapping("feint", "charge")
+    table.do(GM, Undo())
+    table.do(GM, CloseDeclarations())
+    charge = [e.event for e in table.log if isinstance(e.event, Declared)][-1]
+    assert charge.payload is not None and charge.salt is not None
+    entry = RevealEntry(participant="aria", payload=charge.payload, salt=charge.salt, commitment=charge.commitment)
+    finding = audit(forged_reveal(table, [entry]), ruleset).finding
+    assert finding is not None and finding.version == len(table.log)
+    assert finding.problem == "'aria' revealed something it never declared"
+
+
+def test_a_reveal_that_leaves_out_a_declaration_is_named() -> None:
+    table = swapping("feint", "charge")
+    table.do(GM, CloseDeclarations())
+    finding = audit(forged_reveal(table, []), ruleset).finding
+    assert finding is not None and finding.version == len(table.log)
+    assert finding.problem == "the reveal leaves out the declaration of 'aria'"
