@@ -160,6 +160,10 @@ class NoticeLine(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     actor: str
     at: str
     text: str
+    # an undo or a rewind: the versions it undid; a redo: the versions it brought back (so every page can mark
+    # the lines of undone events as the GM's timeline does)
+    undone: tuple[int, ...] | msgspec.UnsetType = msgspec.UNSET
+    redone: tuple[int, ...] | msgspec.UnsetType = msgspec.UNSET
 
 
 class Patch(_Msg, frozen=True, tag="patch", omit_defaults=True):
@@ -210,6 +214,8 @@ class Notice(_Msg, frozen=True, tag="notice"):
     actor: str
     at: str
     text: str
+    undone: tuple[int, ...] | msgspec.UnsetType = msgspec.UNSET  # as in a patch's notice line
+    redone: tuple[int, ...] | msgspec.UnsetType = msgspec.UNSET
 
 
 class Ack(_Msg, frozen=True, tag="ack"):

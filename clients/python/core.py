@@ -182,7 +182,16 @@ class ClientCore:
 
 def _notice(contest: str, line: NoticeLine) -> Notice:
     """A patch's notice line as the notice message it stands for."""
-    return Notice(contest=contest, version=line.version, kind=line.kind, actor=line.actor, at=line.at, text=line.text)
+    return Notice(
+        contest=contest,
+        version=line.version,
+        kind=line.kind,
+        actor=line.actor,
+        at=line.at,
+        text=line.text,
+        undone=line.undone,
+        redone=line.redone,
+    )
 
 
 def _noticed(mirror: ContestMirror, notice: Notice) -> Noticed:

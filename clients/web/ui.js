@@ -227,16 +227,30 @@ export function ApChart({ points, names }) {
   </figure>`;
 }
 
-// The narrative log: newest last, announced politely to screen readers.
+// The versions whose lines an undo or a rewind struck out (and a redo did not bring back), reading the notices
+// in order: each undo, rewind and redo says which versions it undid or brought back.
+export function undoneVersions(notices) {
+  const undone = new Set();
+  for (const n of [...notices].sort((a, b) => a.version - b.version)) {
+    for (const v of n.undone ?? []) undone.add(v);
+    for (const v of n.redone ?? []) undone.delete(v);
+  }
+  return undone;
+}
+
+// The narrative log: newest last, announced politely to screen readers; undone lines struck out, as the GM's
+// timeline shows them.
 export function Log({ notices, title = "Log" }) {
   const list = useRef(null);
   useEffect(() => {
     if (list.current) list.current.scrollTop = list.current.scrollHeight;
   }, [notices.length]);
+  const undone = undoneVersions(notices);
   return html`<section class="panel log" aria-labelledby="log-title">
     <h2 id="log-title">${title}</h2>
     <ol ref=${list} class="log-list" aria-live="polite" tabindex="0" aria-label="contest log">
-      ${notices.map((n) => html`<li key=${`${n.version}-${n.kind}`}><span class="v">v${n.version}</span> ${n.text}</li>`)}
+      ${notices.map((n) => html`<li key=${`${n.version}-${n.kind}`} class=${undone.has(n.version) ? "undone" : ""}>
+        <span class="v">v${n.version}</span> <span class="text">${n.text}</span>${undone.has(n.version) ? html` <span class="tag">undone by the GM</span>` : ""}</li>`)}
     </ol>
   </section>`;
 }

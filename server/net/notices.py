@@ -8,8 +8,10 @@ from __future__ import annotations
 
 from typing import Any
 
+import msgspec
+
 from protocol.codec import encode
-from protocol.events import Envelope
+from protocol.events import Envelope, Redone, Rewound, Undone
 from protocol.messages import Notice, NoticeLine
 from server.engine.ruleset import Ruleset, Viewer
 from server.engine.timeline import describe
@@ -36,6 +38,8 @@ def notice_line(
         actor=envelope.actor.principal,
         at=envelope.at,
         text=describe(ruleset, event, envelope.actor.principal),
+        undone=tuple(event.removed) if isinstance(event, Undone | Rewound) else msgspec.UNSET,
+        redone=tuple(event.restored) if isinstance(event, Redone) else msgspec.UNSET,
     )
     if told is not None:
         told[id(event)] = (event, line)
@@ -51,5 +55,14 @@ def notice_frame(
     if line is None:
         return None
     return encode(
-        Notice(contest=contest, version=line.version, kind=line.kind, actor=line.actor, at=line.at, text=line.text)
+        Notice(
+            contest=contest,
+            version=line.version,
+            kind=line.kind,
+            actor=line.actor,
+            at=line.at,
+            text=line.text,
+            undone=line.undone,
+            redone=line.redone,
+        )
     )

@@ -130,8 +130,13 @@ def test_a_contest_is_created_played_and_watched_in_browsers(agon_server: Server
     gm.get_by_test_id("undo").click()
     expect_ap(everyone, "orc", ["12", "?", "12", "?"])
     expect(gm.get_by_test_id("timeline").locator("li.undone").first).to_be_visible()
+    for page in (ann, bob, watcher):  # undone on every page, not only the GM's: struck out, and said so
+        struck = page.get_by_label("contest log").locator("li.undone", has_text="orc loses 7 AP")
+        expect(struck).to_contain_text("undone by the GM")
     gm.get_by_test_id("redo").click()  # and redoes it
     expect_ap(everyone, "orc", ["5", "5", "5", "5"])
+    for page in (ann, bob, watcher):
+        expect(page.get_by_label("contest log").locator("li.undone")).to_have_count(0)
     # the orc's exchange: 15 against 2, the orc fails: it loses its bid of 3
     faces(gm, 15, 2, ann, bob)
     expect_ap(everyone, "orc", ["2", "2", "2", "2"])
@@ -152,6 +157,7 @@ def test_a_contest_is_created_played_and_watched_in_browsers(agon_server: Server
     exchange_one.get_by_role("button", name="Yes, rewind to here").click()
     expect_ap(everyone, "orc", ["5", "5", "5", "5"])
     expect(gm.get_by_test_id("timeline").locator("li.undone", has_text="exchange 2:").first).to_be_visible()
+    expect(watcher.get_by_label("contest log").locator("li.undone", has_text="exchange 2:").first).to_be_visible()
     # the console's timeline asked only for what was new (`after`), and took the re-marked entries from `revised`
     continued = [m for m in gm_frames.messages("timeline") if m.get("after") is not None]
     assert len(continued) >= 3 and all(e["version"] > m["after"] for m in continued for e in m["entries"])
