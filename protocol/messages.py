@@ -218,6 +218,20 @@ class Notice(_Msg, frozen=True, tag="notice"):
     redone: tuple[int, ...] | msgspec.UnsetType = msgspec.UNSET
 
 
+def notice_of(contest: str, line: NoticeLine) -> Notice:
+    """A patch's notice line as the ``notice`` message that tells the same event outside a patch."""
+    return Notice(
+        contest=contest,
+        version=line.version,
+        kind=line.kind,
+        actor=line.actor,
+        at=line.at,
+        text=line.text,
+        undone=line.undone,
+        redone=line.redone,
+    )
+
+
 class Ack(_Msg, frozen=True, tag="ack"):
     """The command is durably stored; the contest is at ``version`` after it (``repeated``: a retry)."""
 

@@ -40,13 +40,13 @@ from protocol.messages import (
     Follow,
     Invited,
     Notice,
-    NoticeLine,
     Patch,
     Pong,
     Resync,
     ServerMessage,
     Timeline,
     Welcome,
+    notice_of,
 )
 
 log = logging.getLogger(__name__)
@@ -155,7 +155,7 @@ class ClientCore:
                 if mirror is None:
                     return []
                 applied = mirror.patch(message)
-                told: list[Output] = [_noticed(mirror, _notice(message.contest, line)) for line in message.notices]
+                told: list[Output] = [_noticed(mirror, notice_of(message.contest, line)) for line in message.notices]
                 if not applied:
                     log.warning("view of %s out of sync at %d: asking for a fresh one", message.contest, message.to)
                     return [Send(Resync(contest=message.contest)), *told]
@@ -178,20 +178,6 @@ class ClientCore:
                 return [Ponged(message.nonce)]
             case _:
                 assert_never(message)
-
-
-def _notice(contest: str, line: NoticeLine) -> Notice:
-    """A patch's notice line as the notice message it stands for."""
-    return Notice(
-        contest=contest,
-        version=line.version,
-        kind=line.kind,
-        actor=line.actor,
-        at=line.at,
-        text=line.text,
-        undone=line.undone,
-        redone=line.redone,
-    )
 
 
 def _noticed(mirror: ContestMirror, notice: Notice) -> Noticed:

@@ -12,7 +12,7 @@ import msgspec
 
 from protocol.codec import encode
 from protocol.events import Envelope, Redone, Rewound, Undone
-from protocol.messages import Notice, NoticeLine
+from protocol.messages import NoticeLine, notice_of
 from server.engine.ruleset import Ruleset, Viewer
 from server.engine.timeline import describe
 from server.engine.views import shown_event
@@ -54,15 +54,4 @@ def notice_frame(
     line = notice_line(ruleset, rules_before, envelope, viewer)
     if line is None:
         return None
-    return encode(
-        Notice(
-            contest=contest,
-            version=line.version,
-            kind=line.kind,
-            actor=line.actor,
-            at=line.at,
-            text=line.text,
-            undone=line.undone,
-            redone=line.redone,
-        )
-    )
+    return encode(notice_of(contest, line))
