@@ -53,6 +53,8 @@ def test_a_karbon_round_is_played_in_browsers(agon_server: ServerFactory, pages:
     expect(gm.get_by_test_id("faces")).to_have_count(0)
     ann.get_by_test_id("no-risk").click()
     expect(ann.get_by_test_id("risk")).to_have_text("No risk this round.")
+    expect(gm.get_by_label("Agent's fifth d6")).to_be_visible()  # each die by its kind and place, not its id
+    expect(gm.get_by_label("Narrator's second d10")).to_be_visible()
     for die in ("d6-1", "d6-2", "d6-3", "d6-4", "d6-5"):
         gm.get_by_test_id(f"face-{die}").fill("2")
     gm.get_by_test_id("face-d10-1").fill("4")
@@ -61,7 +63,8 @@ def test_a_karbon_round_is_played_in_browsers(agon_server: ServerFactory, pages:
     for page in (gm, ann):
         expect(page.get_by_test_id("last-roll")).to_contain_text("the agent wins the round")
         expect(page.get_by_test_id("hand-chips-agent")).to_have_text("5")
-        expect(page.get_by_test_id("die-d10-2")).to_have_attribute("aria-label", "d10-2: 9, a turncoat")
+        expect(page.get_by_test_id("die-d10-2")).to_have_attribute("aria-label", "d10 showing 9, a turncoat")
+    expect(ann.get_by_label("contest log")).to_contain_text("narrator d10 showing 4, d10 showing 9")  # no die ids
     expect(gm.get_by_test_id("test-agent")).to_have_count(0)  # the player stacks the agent's chips
     assert_accessible(ann, "karbon test")
     screenshot(ann, "karbon-test")

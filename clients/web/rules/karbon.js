@@ -86,9 +86,20 @@ function faceOf(view, die) {
   return [...roll.agent, ...roll.narrator].find((d) => d.die === die) ?? null;
 }
 
-function Die({ die, view }) {
+const ORDINALS = ["first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth", "ninth", "tenth"];
+
+// A die as people say it: "d6", or "the second d6" where the list it stands in holds several.
+function dieName(die, dice) {
+  const alike = dice.filter((d) => d.sides === die.sides);
+  if (alike.length < 2) return `d${die.sides}`;
+  const n = alike.findIndex((d) => d.id === die.id);
+  return `the ${ORDINALS[n] ?? `${n + 1}th`} d${die.sides}`;
+}
+
+function Die({ die, view, among }) {
   const rolled = view ? faceOf(view, die.id) : null;
-  const label = rolled ? `${die.id}: ${rolled.face}, a ${rolled.result}` : die.id;
+  const name = dieName(die, among ?? [die]);
+  const label = rolled ? `${name} showing ${rolled.face}, a ${rolled.result}` : name;
   return html`<li class=${`die d${die.sides} ${rolled ? rolled.result : ""}`} title=${label} aria-label=${label} data-testid=${`die-${die.id}`}>
     <span class="kind">d${die.sides}</span>${rolled ? html`<span class="face">${rolled.face}</span>` : ""}
   </li>`;
@@ -97,7 +108,7 @@ function Die({ die, view }) {
 function Dice({ dice, view, label, testid }) {
   return html`<div class="dice-row" data-testid=${testid}>
     <span class="dice-label">${label} (${dice.length})</span>
-    ${dice.length === 0 ? html`<span class="none"> — none</span>` : html`<ul class="dice" aria-label=${label}>${dice.map((d) => html`<${Die} key=${d.id} die=${d} view=${view} />`)}</ul>`}
+    ${dice.length === 0 ? html`<span class="none"> — none</span>` : html`<ul class="dice" aria-label=${label}>${dice.map((d) => html`<${Die} key=${d.id} die=${d} view=${view} among=${dice} />`)}</ul>`}
   </div>`;
 }
 
@@ -310,7 +321,7 @@ function FacesForm({ view, act }) {
   return html`<${ActionForm} run=${send} label="Enter the faces" testid="faces">
     <p>Physical dice: type the face each die shows.</p>
     <div class="grid">
-      ${hand.map((d) => html`<${Field} key=${d.id} type="number" min="1" max=${d.sides} label=${`${d.id} (d${d.sides})`} name=${`face-${d.id}`}
+      ${hand.map((d) => html`<${Field} key=${d.id} type="number" min="1" max=${d.sides} label=${`${rules.sides.agent.hand.includes(d) ? "Agent's" : "Narrator's"} ${dieName(d, rules.sides.agent.hand.includes(d) ? rules.sides.agent.hand : rules.sides.narrator.hand).replace(/^the /, "")}`} name=${`face-${d.id}`}
         value=${faces[d.id] ?? ""} onInput=${(v) => setFaces({ ...faces, [d.id]: v })} testid=${`face-${d.id}`} />`)}
       ${rules.all_in && html`<${Field} label="Risk: the three d8" name="risk-faces" value=${risk} onInput=${setRisk} hint="e.g. 2, 5, 7" testid="risk-faces" />`}
       ${rules.all_in && html`<${Field} label="Dice drawn from the pool for the risk's hits" name="risk-drawn" value=${drawn} onInput=${setDrawn} testid="risk-drawn" />`}
@@ -334,7 +345,7 @@ function StackControls({ view, side, act }) {
 function DicePicker({ dice, picked, onChange, label, most }) {
   const toggle = (id, on) => onChange(on ? [...picked, id].slice(-most) : picked.filter((p) => p !== id));
   return html`<fieldset class="picker"><legend>${label}</legend>
-    ${dice.length === 0 ? html`<p>none</p>` : dice.map((d) => html`<${Check} key=${d.id} name=${`pick-${d.id}`} label=${`${d.id} (d${d.sides})`} checked=${picked.includes(d.id)} onChange=${(on) => toggle(d.id, on)} />`)}
+    ${dice.length === 0 ? html`<p>none</p>` : dice.map((d) => html`<${Check} key=${d.id} name=${`pick-${d.id}`} label=${dieName(d, dice)} checked=${picked.includes(d.id)} onChange=${(on) => toggle(d.id, on)} />`)}
   </fieldset>`;
 }
 

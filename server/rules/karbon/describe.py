@@ -7,12 +7,23 @@ from typing import assert_never
 from protocol.rulesets import karbon as k
 
 
+def _kind(die: str) -> str:
+    """A die as people name it, by its sides: ``d6-4`` and the reserve's ``r6-1`` are both a d6."""
+    return "d" + die.partition("-")[0][1:]
+
+
 def _dice(dice: list[str]) -> str:
-    return ", ".join(dice) if dice else "no dice"
+    """How many dice of each kind, as a table counts them: "3 d6 and a d10"."""
+    counts: dict[str, int] = {}
+    for die in dice:
+        counts[_kind(die)] = counts.get(_kind(die), 0) + 1
+    said = [f"a {kind}" if n == 1 else f"{n} {kind}" for kind, n in counts.items()]
+    return " and ".join([", ".join(said[:-1]), said[-1]] if len(said) > 1 else said) or "no dice"
 
 
 def _rolled(dice: list[k.RolledDie]) -> str:
-    return " ".join(f"{d.die}={d.face}" for d in dice) or "no dice"
+    """Each die by its kind and the face it shows: "d6 showing 2, d10 showing 9"."""
+    return ", ".join(f"{_kind(d.die)} showing {d.face}" for d in dice) or "no dice"
 
 
 def describe(event: k.Event | k.Risk) -> str:
