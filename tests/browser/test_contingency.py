@@ -138,16 +138,24 @@ def test_the_map_changes_for_everyone_when_the_gm_splits_a_zone(agon_server: Ser
     expect(watcher.get_by_test_id("last")).to_contain_text("result 5")
 
     # Ann climbs with Agility and Athletics: the sheet's d8, d10 and d12 (a 9 is no face of the d8); −2 for a
-    # second action comes off the 12, the only die that can lose it
+    # second action, which she takes off the 5 and the 12
     ann.get_by_label("Roll with (attribute and skill)").select_option(label="Agility and Athletics")
     ann.get_by_test_id("faces").fill("9 1 1")
     ann.get_by_role("button", name="Resolve Ellis's Climb action").click()
     expect(ann.get_by_test_id("roll")).to_contain_text("9 is not a face of a d8")
-    ann.get_by_test_id("faces").fill("1 1 12")
+    ann.get_by_test_id("faces").fill("1 5 12")
     ann.get_by_role("button", name="Resolve Ellis's Climb action").click()
-    expect(watcher.get_by_test_id("last")).to_contain_text("1-1-10, result 1, 1 omen(s)")
+    # two points to take off 1-5-12, several ways: the form starts at a valid split, the highest die first
+    split = ann.get_by_test_id("penalty-split")
+    expect(split).to_have_text("2 of 2 points taken: the dice would show 1-5-10, result 5.")
+    ann.get_by_label("Off the 5").fill("1")
+    expect(split).to_contain_text("3 of 2 points taken")  # said before sending, next to the dice
+    ann.get_by_label("Off the 12").fill("1")
+    expect(split).to_have_text("2 of 2 points taken: the dice would show 1-4-11, result 4.")
+    ann.get_by_role("button", name="Take the penalty").click()
+    expect(watcher.get_by_test_id("last")).to_contain_text("1-4-11, result 4, 1 omen(s)")
     expect(ann.get_by_label("contest log")).to_contain_text("Climb (Movement, announced) with Agility and Athletics")
-    expect(ann.get_by_label("contest log")).to_contain_text("rolled 1-1-12 on d8/d10/d12, penalty −2")
+    expect(ann.get_by_label("contest log")).to_contain_text("rolled 1-5-12 on d8/d10/d12, penalty −2")
     assert_accessible(gm, "GM console with the zone map")
 
     # the replay viewer shows the map as it was before the split

@@ -384,12 +384,27 @@ function RollForm({ view, act, action, gm }) {
   <//>`;
 }
 
+// A valid way to take the penalty to start from: the points off the highest dice first (no die below 1).
+function firstSplit(faces, penalty) {
+  let owed = Math.min(penalty, faces.reduce((sum, f) => sum + f - 1, 0));
+  const cuts = faces.map(() => 0);
+  for (const i of faces.map((_, i) => i).sort((a, b) => faces[b] - faces[a] || a - b)) {
+    cuts[i] = Math.min(owed, faces[i] - 1);
+    owed -= cuts[i];
+  }
+  return cuts.map(String);
+}
+
 function PenaltyForm({ view, act }) {
   const rolling = view.rules.rolling;
-  const [cuts, setCuts] = useState(["0", "0", "0"]);
+  const [cuts, setCuts] = useState(() => firstSplit(rolling.faces, rolling.penalty));
   const set = (i, v) => setCuts(cuts.map((c, j) => (j === i ? v : c)));
+  const owed = Math.min(rolling.penalty, rolling.faces.reduce((sum, f) => sum + f - 1, 0));
+  const taken = cuts.reduce((sum, c) => sum + (Number(c) || 0), 0);
+  const after = rolling.faces.map((f, i) => f - (Number(cuts[i]) || 0));
   return html`<${ActionForm} run=${() => act({ type: "contingency.take_penalty", reductions: cuts.map(Number) })} label="Take the penalty" testid="penalty">
-    <p>Rolled ${rolling.faces.join("-")}: take ${rolling.penalty} points off the dice (2 off one die or 1 off two, per −2; no die below 1).</p>
+    <p>Rolled ${rolling.faces.join("-")}: take ${owed} points off the dice (2 off one die or 1 off two, per −2; no die below 1).</p>
+    <p class=${taken === owed ? "hint" : "refusal"} role="status" data-testid="penalty-split">${taken} of ${owed} points taken: the dice would show ${after.join("-")}, result ${[...after].sort((a, b) => a - b)[1]}.</p>
     <div class="grid">${rolling.faces.map((f, i) => html`<${Field} key=${i} type="number" min="0" max=${f - 1} label=${`Off the ${f}`} name=${`cut-${i}`} value=${cuts[i]} onInput=${(v) => set(i, v)} />`)}</div>
   <//>`;
 }
