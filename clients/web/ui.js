@@ -220,10 +220,10 @@ export function ApChart({ points, names }) {
     <figcaption>AP per contestant over the exchanges${hidden.length ? ` (hidden until it changes: ${hidden.join(", ")})` : ""}</figcaption>
     <ul class="legend" aria-hidden="true">${names.map((n, i) => html`<li><span class=${`swatch swatch-${i % COLOURS.length}`}></span>${n}</li>`)}</ul>
     <div ref=${box} class="chart-box" aria-hidden="true"></div>
-    <table class="sr-only"><caption>AP by exchange</caption>
+    <div class="sr-only"><table><caption>AP by exchange</caption>
       <thead><tr><th scope="col">exchange</th>${names.map((n) => html`<th scope="col">${n}</th>`)}</tr></thead>
       <tbody>${points.map((p) => html`<tr><th scope="row">${p.label ?? p.x}</th>${names.map((n) => html`<td>${p.values[n] ?? "hidden"}</td>`)}</tr>`)}</tbody>
-    </table>
+    </table></div>
   </figure>`;
 }
 

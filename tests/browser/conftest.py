@@ -133,13 +133,16 @@ def assert_accessible(page: Page, where: str) -> None:
 
 
 def screenshot(page: Page, name: str) -> None:
-    """``name``.png at the page's width and ``name``-phone.png at 390 px."""
+    """``name``.png at the page's width and ``name``-phone.png at 390 px, where the page must fit: nothing on a
+    phone scrolls sideways (every page a test shows is measured so)."""
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
     size = page.viewport_size or DESKTOP
     page.screenshot(path=str(SCREENSHOTS / f"{name}.png"), full_page=True)
     page.set_viewport_size(PHONE)
     page.wait_for_timeout(150)
     page.screenshot(path=str(SCREENSHOTS / f"{name}-phone.png"), full_page=True)
+    width = int(page.evaluate("() => document.documentElement.scrollWidth"))
+    assert width <= PHONE["width"], f"{name}: {width} px wide on a {PHONE['width']} px phone (it scrolls sideways)"
     page.set_viewport_size(size)
 
 

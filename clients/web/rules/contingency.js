@@ -304,11 +304,11 @@ function ActionsTable({ view }) {
     <thead><tr><th scope="col">Character</th><th scope="col">Type</th><th scope="col">Action</th><th scope="col">Target</th><th scope="col">Result</th></tr></thead>
     <tbody>${rules.actions.map(
       (a) => html`<tr key=${a.id} data-testid=${`action-${a.id}`} class=${`${a.status} ${a.id === rules.next_action ? "next" : ""}`}>
-        <td>${who[a.character] ?? a.character}</td>
-        <td><span class="tag">${a.type}</span></td>
-        <td>${actionName(a)}${a.change_penalty ? html` <small>(changed: −${a.change_penalty})</small>` : ""}${a.change_asked ? html` <small>asks: ${a.change_asked}</small>` : ""}</td>
-        <td>${a.target ? who[a.target] ?? a.target : "—"}${a.difficulty ? ` (difficulty ${a.difficulty})` : ""}</td>
-        <td>${a.status === "resolved" ? `${a.result}${a.success === null ? "" : a.success ? " ✓" : " ✗"}` : a.status === "planned" ? (a.id === rules.next_action ? "next" : "") : a.status}</td>
+        <td data-label="Character">${who[a.character] ?? a.character}</td>
+        <td data-label="Type"><span class="tag">${a.type}</span></td>
+        <td data-label="Action">${actionName(a)}${a.change_penalty ? html` <small>(changed: −${a.change_penalty})</small>` : ""}${a.change_asked ? html` <small>asks: ${a.change_asked}</small>` : ""}</td>
+        <td data-label="Target">${a.target ? who[a.target] ?? a.target : "—"}${a.difficulty ? ` (difficulty ${a.difficulty})` : ""}</td>
+        <td data-label="Result">${a.status === "resolved" ? `${a.result}${a.success === null ? "" : a.success ? " ✓" : " ✗"}` : a.status === "planned" ? (a.id === rules.next_action ? "next" : "") : a.status}</td>
       </tr>`,
     )}</tbody>
   </table>`;
