@@ -176,8 +176,8 @@ def check_character(
 
 def check_cards(cards: Sequence[str], known: set[str], code: str, field: str, *, bounded: bool = True) -> None:
     """A character's action cards are actions of the table (the GM names them: no secret to keep)."""
-    if bounded and len(cards) > limits.MAX_ACTIONS:
-        raise Refused(code, f"{field}: a character holds at most {limits.MAX_ACTIONS} action cards")
+    if bounded:
+        limits.check_hand(cards, code, field)
     unknown = sorted(set(cards) - known)
     if unknown:
         raise Refused(code, f"{field}: {unknown} are not actions of this table")

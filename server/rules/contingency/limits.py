@@ -5,6 +5,8 @@ budget (docs/rules/contingency.md, "Table limits")."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from protocol.errors import Refused
 from protocol.rulesets import contingency as c
 from protocol.rulesets.contingency import (
@@ -36,6 +38,7 @@ __all__ = [
     "check_counts",
     "check_environmental",
     "check_grown",
+    "check_hand",
     "check_performed",
     "check_skills",
 ]
@@ -71,6 +74,12 @@ def check_skills(character: c.Character, field: str) -> None:
     """A character's sheet holds at most ``MAX_SKILLS`` attribute and skill pairs."""
     if len(character.skills) > MAX_SKILLS:
         raise Refused(codes.BAD_DICE, f"{field}.skills: a character has dice for at most {MAX_SKILLS} skills")
+
+
+def check_hand(cards: Sequence[str], code: str, field: str) -> None:
+    """A character's hand holds at most ``MAX_ACTIONS`` action cards."""
+    if len(cards) > MAX_ACTIONS:
+        raise Refused(code, f"{field}: a character holds at most {MAX_ACTIONS} action cards")
 
 
 def check_performed(state: ContingencyState, character: str) -> None:

@@ -42,10 +42,7 @@ def check_limits(setup: object) -> None:
             raise Refused(codes.BAD_SETUP, f"zones[{i}].traits: a zone has at most {limits.MAX_TRAITS} traits")
     for i, character in enumerate(setup.characters):
         limits.check_skills(character, f"characters[{i}]")
-        if len(character.actions) > limits.MAX_ACTIONS:
-            raise Refused(
-                codes.BAD_SETUP, f"characters[{i}].actions: a character holds at most {limits.MAX_ACTIONS} action cards"
-            )
+        limits.check_hand(character.actions, codes.BAD_SETUP, f"characters[{i}].actions")
 
 
 def initial(setup: object, seats: Sequence[Seat]) -> ContingencyState:
