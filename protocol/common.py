@@ -63,11 +63,6 @@ class Seat(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     # id. Absent from the bytes when unset, so a seat stored before names existed keeps its hash.
     name: Name | msgspec.UnsetType = msgspec.UNSET
 
-    @property
-    def shown(self) -> str:
-        """The seat as people read it: its name, else its id."""
-        return self.id if self.name is msgspec.UNSET or not self.name.strip() else self.name
-
 
 class Dice(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     """Faces rolled for one event.
