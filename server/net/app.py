@@ -39,7 +39,7 @@ from server.net.http import WS_PATH, http_handler, secure_response
 from server.net.lobby import Lobby
 from server.net.metrics import ServerMetrics
 from server.net.settings import DEFAULT_HOST, DEFAULT_PORT, Settings
-from server.net.sockets import AddressCount, admit, admitted, capped_connections
+from server.net.sockets import AddressCount, admit, capped_connections
 from server.service import ContestService
 from server.store import DEFAULT_SPEC, open_store
 from server.store.port import EventStore, StoreError
@@ -102,10 +102,7 @@ class AgonServer:
             if not admit(ws, client_address(str(ws.remote_address[0]), forwarded, proxies), self.sockets):
                 await _too_many(ws, self.sockets.cap)
                 return
-        try:
-            await Connection(ws, self.context).run()
-        finally:
-            admitted(ws, self.sockets)
+        await Connection(ws, self.context).run()  # its socket leaves the count when it closes (sockets.py)
 
     async def start(self) -> None:
         settings = self.settings

@@ -60,7 +60,9 @@ def capped_connections(count: AddressCount, proxies: tuple[Network, ...]) -> typ
                 self.transport.abort()
 
         def connection_lost(self, exc: Exception | None) -> None:
-            admitted(self, count)
+            if self.counted is not None:  # counted by its peer, or by the address a proxy forwarded (``admit``)
+                count.leave(self.counted)
+                self.counted = None
             super().connection_lost(exc)
 
     return CappedConnection
@@ -75,11 +77,3 @@ def admit(connection: ServerConnection, address: str, count: AddressCount) -> bo
         return False
     connection.counted = address  # type: ignore[attr-defined]
     return True
-
-
-def admitted(connection: ServerConnection, count: AddressCount) -> None:
-    """The connection closed: its address holds one socket less."""
-    address = getattr(connection, "counted", None)
-    if address is not None:
-        count.leave(address)
-        connection.counted = None  # type: ignore[attr-defined]
