@@ -593,12 +593,17 @@ class ContestFeed:
             doc = self._docs[key] = document(self._encoded[key])
         return doc
 
+    def _seat(self, viewer: Viewer) -> Seat | None:
+        """The viewer's seat (None for a spectator or an auditor)."""
+        return next((s for s in self._state.created.seats if s.id == viewer.principal), None)
+
     def _seat_name(self, viewer: Viewer) -> str | msgspec.UnsetType:
-        seat = next((s for s in self._state.created.seats if s.id == viewer.principal), None)
+        seat = self._seat(viewer)
         return msgspec.UNSET if seat is None else seat.name
 
     def _contestants(self, viewer: Viewer) -> list[str]:
-        return next((list(s.contestants) for s in self._state.created.seats if s.id == viewer.principal), [])
+        seat = self._seat(viewer)
+        return [] if seat is None else list(seat.contestants)
 
     def _fresh_welcome(self, viewer: Viewer, role: TokenRole) -> Welcome:
         head = self._head_doc(viewer)
