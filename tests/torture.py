@@ -157,15 +157,8 @@ def loss_figures(losses: list[Loss]) -> str:
 
 def health(port: int, source: str | None = None) -> int:
     """The status of ``/healthz`` (0: no answer), asked from ``source`` (an address of this machine) if given."""
-    if source is None:
-        try:
-            with urllib.request.urlopen(f"http://127.0.0.1:{port}/healthz", timeout=2) as response:
-                return int(response.status)
-        except urllib.error.HTTPError as error:
-            return int(error.code)
-        except OSError:
-            return 0
-    connection = http.client.HTTPConnection("127.0.0.1", port, timeout=2, source_address=(source, 0))
+    address = (source, 0) if source is not None else None
+    connection = http.client.HTTPConnection("127.0.0.1", port, timeout=2, source_address=address)
     try:
         connection.request("GET", "/healthz", headers={"Host": f"127.0.0.1:{port}"})
         return connection.getresponse().status
