@@ -20,6 +20,7 @@ from server.cli import UserError
 from server.datadir import sqlite_path
 from server.engine.audit import Finding, audit
 from server.engine.contest import Contest, fold
+from server.engine.names import Naming, naming
 from server.engine.ruleset import Ruleset, Viewer
 from server.engine.timeline import ENGINE_EVENTS, describe
 from server.engine.views import contest_view, may_see, shown_event, viewer_for
@@ -158,7 +159,9 @@ class Line(msgspec.Struct, frozen=True):
     undone: bool  # not in the effective history (undone or rewound, and not redone)
 
 
-def timeline_line(ruleset: Ruleset[Any], envelope: Envelope, event: Event, viewer: Viewer, effective: set[int]) -> Line:
+def timeline_line(
+    ruleset: Ruleset[Any], envelope: Envelope, event: Event, viewer: Viewer, effective: set[int], naming: Naming
+) -> Line:
     """One line of the timeline, written from the event as this viewer may see it (``shown_event``)."""
     step = isinstance(event, Declared | Revealed) or not isinstance(event, ENGINE_EVENTS)
     return Line(
@@ -166,7 +169,7 @@ def timeline_line(ruleset: Ruleset[Any], envelope: Envelope, event: Event, viewe
         at=envelope.at,
         kind=str(type(event).__struct_config__.tag),
         actor=envelope.actor.principal,
-        text=describe(ruleset, event, envelope.actor.principal),
+        text=describe(ruleset, event, envelope.actor, naming),
         sealed=not may_see(envelope, viewer),
         undone=step and envelope.version not in effective,
     )
@@ -217,16 +220,17 @@ def render_replay(envelopes: Sequence[Envelope], at: int | None, viewer_text: st
         raise UserError(refused.message) from None
     viewer = viewer_for(actor, created.seats)
     contest: Contest[Any] | None = None
-    shown: list[tuple[Envelope, Event]] = []
+    shown: list[tuple[Envelope, Event, Naming]] = []
     for envelope in envelopes:
         after = fold(rules, [envelope], contest)
         event = shown_event(rules, (contest or after).rules, envelope, viewer)
         if event is not None:  # the ruleset may hide an event from this viewer whole
-            shown.append((envelope, event))
+            named = naming(rules, created.seats, contest.rules if contest else None, after.rules)
+            shown.append((envelope, event, named))
         contest = after
     assert contest is not None
     effective = {step.version for step in contest.steps()}
-    timeline = [timeline_line(rules, envelope, event, viewer, effective) for envelope, event in shown]
+    timeline = [timeline_line(rules, envelope, event, viewer, effective, named) for envelope, event, named in shown]
     view = json.loads(encode(contest_view(rules, contest, viewer)))
     match shape:
         case "json":

@@ -16,6 +16,7 @@ from protocol.common import SPECTATOR, Actor, Seat
 from protocol.events import Concluded, ContestCreated, Envelope, Redone, Rewound, SeatReissued, Undone
 from protocol.messages import Json, TimelineEntry
 from server.engine.contest import Contest, CorruptLog, apply, begin, rewind_targets
+from server.engine.names import naming
 from server.engine.ruleset import Ruleset, Viewer
 from server.engine.timeline import describe
 from server.engine.views import contest_view, may_see, shown_event, viewer_for
@@ -70,7 +71,8 @@ def replay(
         if event is None:
             continue
         kind = str(type(event).__struct_config__.tag)
-        text = describe(ruleset, event, envelope.actor.principal)
+        named = naming(ruleset, contest.created.seats, before, contest.rules)
+        text = describe(ruleset, event, envelope.actor, named)
         lines.append((envelope, kind, text, not may_see(envelope, viewer)))
     assert contest is not None and at_target is not None
     entries = _marked(lines, at_target, contest)

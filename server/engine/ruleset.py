@@ -12,6 +12,7 @@ from protocol.common import Actor, Seat
 from protocol.events import Revealed, RulesetEvent
 from protocol.ops import Op
 from server.engine.dice import Roller
+from server.engine.names import NO_NAMES, Names
 
 S = TypeVar("S")
 
@@ -88,10 +89,14 @@ class Ruleset(Generic[S]):
     window: Callable[[S], Window | None]
     check_declaration: Callable[[S, str, Any, Context], None]  # one of its declarations; raises Refused
     is_checkpoint: Callable[[Any], bool]  # a ruleset event or a reveal
-    describe: Callable[[Any], str]  # a human-readable line for a ruleset event or a sealed payload
+    # a human-readable line for a ruleset event or a sealed payload, naming its ids by ``names`` (its ``names``
+    # of the states around the event): people read names, never ids
+    describe: Callable[[Any, Names], str]
     # what an event may show a viewer who may see the event: secrets in public events (its own events and
     # the reveal of its declarations) are removed here
     redact: Callable[[S, Any, Viewer], RulesetEvent | Revealed | None] = lambda s, e, v: e
+    # the names shown for the ids in a state (contestants, zones, characters…): for lines written for people
+    names: Callable[[S], Names] = lambda s: NO_NAMES
     # the ruleset's own commands and sealed declarations (unions of its types): the engine refuses others
     command_type: Any = object
     declaration_type: Any = object

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from protocol.common import AUDITOR, SPECTATOR
+from protocol.common import AUDITOR, SPECTATOR, Actor
 from protocol.events import (
     Concluded,
     ContestCreated,
@@ -20,44 +20,45 @@ from protocol.events import (
     SeatReissued,
     Undone,
 )
+from server.engine.names import Naming, called
 from server.engine.ruleset import Ruleset
 
 ENGINE_EVENTS = (ContestCreated, Declared, Revealed, Undone, Rewound, Redone, Concluded, SeatReissued)
 """The events the engine describes itself (every other event belongs to the ruleset)."""
 
 
-def describe(ruleset: Ruleset[Any], event: Event, actor: str) -> str:
-    """The line for one (already redacted) event caused by ``actor``."""
+def describe(ruleset: Ruleset[Any], event: Event, actor: Actor, naming: Naming) -> str:
+    """The line for one (already redacted) event caused by ``actor``, naming people and things by ``naming``."""
+    who = naming.actor(actor)
+    names = naming.things
     match event:
         case ContestCreated():
             dice = "server dice" if event.dice == "server" else "physical dice"
             title = f" “{event.title}”" if event.title else ""
-            return f"{actor} opened the {event.ruleset} contest{title} ({dice})"
+            return f"{who} opened the {event.ruleset} contest{title} ({dice})"
         case Declared():
             if event.payload is None:
-                return f"{event.participant} has declared (sealed; commitment {event.commitment[:12]}…)"
-            return f"{event.participant} declared, sealed: {ruleset.describe(event.payload)}"
+                return f"{called(names, event.participant)} has declared (sealed)"
+            return f"{called(names, event.participant)} declared, sealed: {ruleset.describe(event.payload, names)}"
         case Revealed():
-            shown = (
-                "; ".join(f"{e.participant}: {ruleset.describe(e.payload)}" for e in event.entries)
-                or "nothing declared"
-            )
+            entries = (f"{called(names, e.participant)}: {ruleset.describe(e.payload, names)}" for e in event.entries)
+            shown = "; ".join(entries) or "nothing declared"
             closed = " (closed by the GM)" if event.closed_by_gm else ""
             return f"declarations revealed{closed}: {shown}"
         case Undone():
-            return f"{actor} undid back to version {event.to_version}"
+            return f"{who} undid back to version {event.to_version}"
         case Rewound():
-            return f"{actor} rewound to version {event.to_version}"
+            return f"{who} rewound to version {event.to_version}"
         case Redone():
-            return f"{actor} redid {len(event.restored)} event(s)"
+            return f"{who} redid {len(event.restored)} event(s)"
         case SeatReissued():
             if event.seat == AUDITOR:
                 again = "" if event.generation == 1 else " (the older auditor link no longer works)"
-                return f"{actor} issued an auditor link{again}"
-            whose = "the spectators" if event.seat == SPECTATOR else event.seat
-            return f"{actor} issued a new link for {whose}: the older one no longer works"
+                return f"{who} issued an auditor link{again}"
+            whose = "the spectators" if event.seat == SPECTATOR else naming.seats.get(event.seat, event.seat)
+            return f"{who} issued a new link for {whose}: the older one no longer works"
         case Concluded():
             seed = "; the dice seed is revealed" if event.seed else ""
-            return f"{actor} concluded the contest{seed}"
+            return f"{who} concluded the contest{seed}"
         case _:
-            return ruleset.describe(event)
+            return ruleset.describe(event, names)

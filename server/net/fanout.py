@@ -30,6 +30,7 @@ from protocol.events import Envelope
 from protocol.messages import CATCH_UP, EARLIER, Error, Json, Notice, NoticeLine, Patch, TokenRole, Welcome
 from protocol.patch import Op, diff, view_hash, view_hash_of
 from server.engine.contest import Contest, apply, fold, needs_history
+from server.engine.names import Naming, naming
 from server.engine.ruleset import Ruleset, Viewer
 from server.engine.views import Sight, contest_view, contest_views, may_see, sight, written_patches
 from server.net.metrics import ServerMetrics
@@ -312,6 +313,7 @@ class ContestFeed:
         frames: dict[tuple[bytes, bytes, tuple[NoticeLine, ...]], bytes] = {}
         plain: dict[bytes, dict[str, Json]] = {}  # each distinct new view as a document, made once
         described: Told = {}  # each event's line, written once for the viewers shown the same event
+        named = self._naming(batch)
         views = contest_views(self._rules, state, [groups[key][0] for key in sights])
         for key, view in zip(sights, views, strict=True):
             # One view per sight, its canonical bytes straight from the view. Its patch is the ruleset's, written
@@ -341,7 +343,7 @@ class ContestFeed:
                 seen = tuple(may_see(e, self._followers[follower]) for e, _ in batch) if private else ()
                 lines = told.get(seen)
                 if lines is None:
-                    lines = told[seen] = self._lines(batch, self._followers[follower], described)
+                    lines = told[seen] = self._lines(batch, self._followers[follower], named, described)
                 frame = frames.get((old_bytes, new_bytes, lines))
                 if frame is None:
                     ops, (_, new_hash) = shared
@@ -387,13 +389,22 @@ class ContestFeed:
             follower.send(frame)
             self.detach(follower)
 
-    def _lines(self, batch: list[tuple[Envelope, Any]], viewer: Viewer, told: Told) -> tuple[NoticeLine, ...]:
-        lines = (notice_line(self._rules, before, envelope, viewer, told) for envelope, before in batch)
+    def _lines(
+        self, batch: list[tuple[Envelope, Any]], viewer: Viewer, named: Naming, told: Told
+    ) -> tuple[NoticeLine, ...]:
+        lines = (notice_line(self._rules, before, envelope, viewer, named, told) for envelope, before in batch)
         return tuple(line for line in lines if line is not None)
 
     def _notices(self, batch: list[tuple[Envelope, Any]], viewer: Viewer) -> list[bytes]:
-        frames = [notice_frame(self._rules, before, envelope, viewer, self.contest) for envelope, before in batch]
+        named = self._naming(batch)
+        frames = (notice_frame(self._rules, before, e, viewer, named, self.contest) for e, before in batch)
         return [frame for frame in frames if frame is not None]
+
+    def _naming(self, batch: list[tuple[Envelope, Any]]) -> Naming:
+        """The names for a batch's lines: the rules' names before its first event and after its last (a thing
+        the batch removed keeps its name, one it added has its name)."""
+        first = batch[0][1] if batch else None
+        return naming(self._rules, self._folding.created.seats, first, self._folding.rules)
 
     def _remember(self, state: Contest[Any], patches: dict[Sight, Ring]) -> None:
         self._ring[state.version] = patches

@@ -13,6 +13,7 @@ import msgspec
 from protocol.codec import encode
 from protocol.events import Envelope, Redone, Rewound, Undone
 from protocol.messages import NoticeLine, notice_of
+from server.engine.names import Naming
 from server.engine.ruleset import Ruleset, Viewer
 from server.engine.timeline import describe
 from server.engine.views import shown_event
@@ -22,10 +23,16 @@ Told = dict[int, tuple[Any, NoticeLine]]
 
 
 def notice_line(
-    ruleset: Ruleset[Any], rules_before: Any, envelope: Envelope, viewer: Viewer, told: Told | None = None
+    ruleset: Ruleset[Any],
+    rules_before: Any,
+    envelope: Envelope,
+    viewer: Viewer,
+    naming: Naming,
+    told: Told | None = None,
 ) -> NoticeLine | None:
-    """The notice of ``envelope`` for ``viewer``, or None when the ruleset hides the event from it. With
-    ``told``, an event shown to several viewers as the same object is described once."""
+    """The notice of ``envelope`` for ``viewer``, naming people and things by ``naming``, or None when the
+    ruleset hides the event from it. With ``told``, an event shown to several viewers as the same object is
+    described once."""
     event = shown_event(ruleset, rules_before, envelope, viewer)
     if event is None:
         return None
@@ -37,7 +44,7 @@ def notice_line(
         kind=str(type(event).__struct_config__.tag),
         actor=envelope.actor.principal,
         at=envelope.at,
-        text=describe(ruleset, event, envelope.actor.principal),
+        text=describe(ruleset, event, envelope.actor, naming),
         undone=tuple(event.removed) if isinstance(event, Undone | Rewound) else msgspec.UNSET,
         redone=tuple(event.restored) if isinstance(event, Redone) else msgspec.UNSET,
     )
@@ -47,11 +54,11 @@ def notice_line(
 
 
 def notice_frame(
-    ruleset: Ruleset[Any], rules_before: Any, envelope: Envelope, viewer: Viewer, contest: str
+    ruleset: Ruleset[Any], rules_before: Any, envelope: Envelope, viewer: Viewer, naming: Naming, contest: str
 ) -> bytes | None:
     """The encoded ``notice`` message of ``envelope`` for ``viewer`` (outside a live patch), or None when the
     ruleset hides the event from it."""
-    line = notice_line(ruleset, rules_before, envelope, viewer)
+    line = notice_line(ruleset, rules_before, envelope, viewer, naming)
     if line is None:
         return None
     return encode(notice_of(contest, line))

@@ -63,6 +63,7 @@ from server.engine.contest import (
     trimmed,
     undo_target,
 )
+from server.engine.names import naming
 from server.engine.ruleset import Ruleset, Viewer
 from server.engine.views import shown_event, sight, viewer_for, written_patches
 from server.net.fanout import view_doc
@@ -341,7 +342,7 @@ def machine(rules: Ruleset[Any], strategy: Strategy) -> type[RuleBasedStateMachi
                 extra = [(event.participant, event.payload)] if isinstance(event, Declared) else []
                 gm_docs = [view_doc(rules, c, self.gm_viewer) for c in (contest, after) if c is not None]
                 for actor, viewer in self.viewers():
-                    frame = notice_frame(rules, rules_before, envelope, viewer, "c")
+                    frame = notice_frame(rules, rules_before, envelope, viewer, naming(rules, [], rules_before), "c")
                     if frame is None:
                         continue
                     secrets = secrecy.secrets_for(after, viewer, extra)

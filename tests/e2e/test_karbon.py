@@ -95,6 +95,6 @@ async def test_a_karbon_contest_with_physical_dice_and_an_undo(agon_server: Serv
     replayed = subprocess.run([AGON, "replay", str(log), "--as", "gm", "--json"], capture_output=True, text=True)
     assert replayed.returncode == 0, replayed.stderr
     story = json.loads(replayed.stdout)
-    assert any("gm undid back to version" in line["text"] for line in story["timeline"])
+    assert any("the GM undid back to version" in line["text"] for line in story["timeline"])
     assert story["view"] == final.doc
     await asyncio.gather(gm.close(), ann.close())

@@ -159,7 +159,7 @@ async def test_a_spectator_watches_and_may_only_look(agon_server: ServerFactory,
         await expect(child, "no command 'declare'")
         await gm.follow(created.contest, created.invitations.gm)
         await gm.command(created.contest, Declare(participant="orc", payload=x.Intent(action="swing", bid=4)))
-        await expect(child, "orc has declared \\(sealed; commitment")
+        await expect(child, "orc has declared \\(sealed\\)")
         await quit_with_ctrl_d(child)
     finally:
         child.close(force=True)

@@ -7,6 +7,7 @@ import json
 from protocol.common import Actor
 from protocol.events import Conclude, Declare, Undo
 from protocol.rulesets import extended as x
+from server.engine.names import Naming
 from server.engine.ruleset import Viewer
 from server.net.auth import SPECTATOR
 from server.net.notices import notice_frame
@@ -44,7 +45,7 @@ async def test_every_event_has_a_line_and_sealed_ones_hide_their_payload() -> No
     lines: dict[str, list[dict[str, object]]] = {name: [] for name in VIEWERS}
     for envelope in envelopes:
         for name, viewer in VIEWERS.items():
-            frame = notice_frame(rules, None, envelope, viewer, "duel")
+            frame = notice_frame(rules, None, envelope, viewer, Naming({}, {}), "duel")
             assert frame is not None
             lines[name].append(json.loads(frame))
     for notices in lines.values():

@@ -22,6 +22,7 @@ from protocol.patch import diff
 from protocol.rulesets import extended as x
 from protocol.rulesets import herowars as h
 from protocol.rulesets import scored as s
+from server.engine.names import Naming
 from server.engine.views import shown_event, viewer_for
 from server.net.auth import SPECTATOR
 from server.net.notices import notice_frame
@@ -83,7 +84,7 @@ async def seen_by(request: CreateContest, play: list[tuple[Actor, Any]], who: Ac
     notices: list[Any] = []
     kinds: list[Any] = []
     for envelope in await service.events(contest):
-        frame = notice_frame(ruleset, None, envelope, viewer, contest)
+        frame = notice_frame(ruleset, None, envelope, viewer, Naming({}, {}), contest)
         notices.append(None if frame is None else {k: v for k, v in json.loads(frame).items() if k != "at"})
         shown = shown_event(ruleset, None, envelope, viewer)
         kinds.append(None if shown is None else type(shown).__struct_config__.tag)

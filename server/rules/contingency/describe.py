@@ -5,13 +5,14 @@ from __future__ import annotations
 from typing import assert_never
 
 from protocol.rulesets import contingency as c
+from server.engine.names import NO_NAMES, Names
 
 
 def _zones(names: list[str]) -> str:
     return ", ".join(names)
 
 
-def describe(event: c.Event | c.Intent | c.FaceDownIntent) -> str:
+def describe(event: c.Event | c.Intent | c.FaceDownIntent, names: Names = NO_NAMES) -> str:
     match event:
         case c.Intent():
             said = f" — “{event.note}”" if event.note else ""

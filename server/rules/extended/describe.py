@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import assert_never
 
 from protocol.rulesets import extended as x
+from server.engine.names import NO_NAMES, Names
 
 
 def describe_intent(intent: x.Intent) -> str:
@@ -44,7 +45,7 @@ def _face(face: int | None) -> str:
     return "no die" if face is None else str(face)
 
 
-def describe(event: x.Event | x.Intent) -> str:
+def describe(event: x.Event | x.Intent, names: Names = NO_NAMES) -> str:
     """The line for one event of the extended contest, or for a sealed intent."""
     match event:
         case x.Intent():

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import assert_never
 
 from protocol.rulesets import herowars as h
+from server.engine.names import NO_NAMES, Names
 
 CASES = {
     "win": "winner table × loser table",
@@ -40,7 +41,7 @@ def _applied(event: h.ExchangeApplied) -> str:
     return "; ".join(parts)
 
 
-def describe(event: h.Event | h.Intent) -> str:
+def describe(event: h.Event | h.Intent, names: Names = NO_NAMES) -> str:
     """The line for one event of the Hero Wars contest, or for a sealed intent."""
     match event:
         case h.Intent():

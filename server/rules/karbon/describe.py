@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import assert_never
 
 from protocol.rulesets import karbon as k
+from server.engine.names import NO_NAMES, Names
 
 
 def _kind(die: str) -> str:
@@ -26,7 +27,7 @@ def _rolled(dice: list[k.RolledDie]) -> str:
     return ", ".join(f"{_kind(d.die)} showing {d.face}" for d in dice) or "no dice"
 
 
-def describe(event: k.Event | k.Risk) -> str:
+def describe(event: k.Event | k.Risk, names: Names = NO_NAMES) -> str:
     match event:
         case k.Risk():
             move = f": “{event.move}”" if event.move else ""

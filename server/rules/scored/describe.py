@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import assert_never
 
 from protocol.rulesets import scored as s
+from server.engine.names import NO_NAMES, Names
 
 _KIND = {"round": "round", "assist": "assist", "engage": "engagement", "parting_shot": "parting shot"}
 _TACTIC = {"none": "no special tactic", "gambit": "a risky gambit", "defensive": "a defensive response"}
@@ -24,7 +25,7 @@ def _party(party: s.Party) -> str:
     return f"{who} ({party.rating}) rolled {party.face}: {party.successes} success(es)"
 
 
-def describe(event: s.Event | s.Tactic) -> str:
+def describe(event: s.Event | s.Tactic, names: Names = NO_NAMES) -> str:
     match event:
         case s.Tactic():
             return describe_tactic(event)

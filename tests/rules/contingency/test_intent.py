@@ -8,6 +8,7 @@ from protocol.codec import encode
 from protocol.errors import FOREIGN, Refused
 from protocol.events import Declare, Rewind
 from protocol.rulesets import contingency as c
+from server.engine.names import Naming
 from server.engine.views import viewer_for
 from server.net.notices import notice_frame
 from server.rules.contingency import codes
@@ -53,7 +54,7 @@ def _received(table: Table, actor: object, first: int = 0) -> bytes:
         rules_before = before.rules if before is not None else None
         after = fold(table.rules, [envelope], before)
         if envelope.version > first:
-            frame = notice_frame(table.rules, rules_before or after.rules, envelope, viewer, "c")
+            frame = notice_frame(table.rules, rules_before or after.rules, envelope, viewer, Naming({}, {}), "c")
             out.append(frame or b"")
         before = after
     return b"\n".join(out)

@@ -6,6 +6,7 @@ from __future__ import annotations
 from protocol.common import Actor
 from protocol.events import Command
 from protocol.rulesets import extended as x
+from server.engine.names import naming
 from server.engine.views import shown_event, viewer_for
 from server.net.notices import notice_line
 from server.rules.extended.ruleset import EXTENDED
@@ -21,7 +22,10 @@ def notices(table: Table, actor: Actor, command: Command) -> dict[str, str | Non
     before = table.rules
     envelope = table.do(actor, command)[0]
     seats = table.contest.created.seats
-    lines = {a.principal: notice_line(EXTENDED, before, envelope, viewer_for(a, seats)) for a in EVERYONE}
+    lines = {
+        a.principal: notice_line(EXTENDED, before, envelope, viewer_for(a, seats), naming(EXTENDED, seats, before))
+        for a in EVERYONE
+    }
     return {who: None if line is None else line.text for who, line in lines.items()}
 
 

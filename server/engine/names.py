@@ -1,0 +1,78 @@
+"""The names people read for the ids in a contest: seats by the name the GM typed, and the ruleset's own things
+(contestants, zones, characters) by the names their setup gave them.
+
+Lines written for people (notices, the timeline, replays) use these; the ids stay in the data.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import Any
+
+from protocol.common import Actor, Seat
+
+Names = Mapping[str, str]
+"""A ruleset's ids -> the names shown for them (an id missing from it is shown as itself)."""
+
+NO_NAMES: Names = {}
+
+
+def called(names: Names, ident: str | None) -> str:
+    """The name shown for ``ident`` (the id itself when it has none)."""
+    if ident is None:
+        return "nobody"
+    return names.get(ident, ident)
+
+
+def listed(names: Names, idents: Iterable[str]) -> str:
+    """Names joined with commas, as in "Aria, Grisk"."""
+    return ", ".join(called(names, i) for i in idents)
+
+
+@lru_cache(maxsize=256)
+def _pattern(idents: tuple[str, ...]) -> re.Pattern[str]:
+    ordered = sorted(idents, key=len, reverse=True)  # "orc-2" before "orc"
+    return re.compile(r"(?<![\w-])(" + "|".join(re.escape(i) for i in ordered) + r")(?![\w-])")
+
+
+def named_text(text: str, names: Names) -> str:
+    """A text stored with ids in it (written by an older server, or by the rules before names existed), with
+    each whole id replaced by its name. Only for stored texts the rules wrote: never for words a person typed."""
+    idents = tuple(i for i, n in names.items() if i != n and i)
+    if not idents or not text:
+        return text
+    return _pattern(idents).sub(lambda m: names[m.group(1)], text)
+
+
+@dataclass(frozen=True)
+class Naming:
+    """Everything a line needs to name who did what: the seats' names and the ruleset's names."""
+
+    seats: Names
+    things: Names
+
+    def actor(self, actor: Actor | str) -> str:
+        """ "the GM", a player's name, or the id of whoever else caused an event."""
+        principal = actor.principal if isinstance(actor, Actor) else actor
+        role = actor.role if isinstance(actor, Actor) else None
+        if role == "gm" or (role is None and principal == "gm"):
+            return "the GM"
+        return self.seats.get(principal, principal)
+
+
+def seat_names(seats: Sequence[Seat]) -> dict[str, str]:
+    """Seat id -> the name the GM typed, for the seats that have one."""
+    return {s.id: s.name for s in seats if isinstance(s.name, str) and s.name}
+
+
+def naming(ruleset: Any, seats: Sequence[Seat], *states: Any) -> Naming:
+    """The naming of a contest whose rules' states (oldest first) are ``states``: a later state's name wins,
+    and a thing gone from a later state keeps the name an earlier one gave it."""
+    things: dict[str, str] = {}
+    for state in states:
+        if state is not None:
+            things.update(ruleset.names(state))
+    return Naming(seats=seat_names(seats), things=things)
