@@ -42,7 +42,7 @@ async def test_the_documented_player_plays_a_contest_to_its_end(agon_server: Ser
     text = out.decode()
     assert player.returncode == 0, err.decode()
     assert f"joined {created.contest} as ann, playing aria" in text
-    assert "declared a bid of" in text and "aria declared, sealed" in text
+    assert "declared a bid of" in text and "Aria declared, sealed" in text
     winner = gm.view["rules"]["outcome"]["winner"] or "nobody"
     assert f"the contest is over: {winner} won" in text.splitlines()
     await gm.client.close()

@@ -108,7 +108,7 @@ async def test_face_down_names_reach_nobody_else_before_they_resolve(agon_server
             rook = [a for a in view["actions"] if a["character"] == "rook"]
             assert [(a["type"], a["name"]) for a in rook] == [("Influence", None), ("Combat", None)]
             if client is not late:  # the reveal's notice (a late joiner gets the view only)
-                assert _leaks(client, "rook: face down: Influence, Combat")
+                assert _leaks(client, "Rook: face down: Influence, Combat")
         assert _leaks(ann, FEINT) and _leaks(gm, FEINT)  # its player and the GM do see it
 
         # Influence first: the Feint resolves, its card is turned over for everyone; the Ambush stays down
@@ -126,8 +126,8 @@ async def test_face_down_names_reach_nobody_else_before_they_resolve(agon_server
             rook = [a for a in client.mirrors[contest].rules["actions"] if a["character"] == "rook"]
             assert [(a["name"], a["status"]) for a in rook] == [(FEINT, "resolved"), (None, "skipped")]
         for client in others:
-            assert _leaks(client, "rook cannot perform its face-down Combat action"), client
-        assert _leaks(ann, f"rook cannot perform {AMBUSH}") and _leaks(gm, f"rook cannot perform {AMBUSH}")
+            assert _leaks(client, "Rook cannot perform its face-down Combat action"), client
+        assert _leaks(ann, f"Rook cannot perform {AMBUSH}") and _leaks(gm, f"Rook cannot perform {AMBUSH}")
         await late.close()
     finally:
         for client in clients.values():

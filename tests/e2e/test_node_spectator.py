@@ -95,7 +95,7 @@ async def test_the_node_spectator_ends_with_the_state_the_gm_sees(agon_server: S
         await ann.command(contest, x.PassHeroPoint(contestant="aria"))
         concluded = await gm.command(contest, Conclude())
         lines, final = await in_sync_to_the_end(spectator)
-    assert any("aria has declared (sealed" in line for line in lines)  # notices, sealed for a spectator
+    assert any("Aria has declared (sealed" in line for line in lines)  # notices, sealed for a spectator
     assert not any("lunge" in line and "revealed" not in line for line in lines)
 
     theirs = (await watcher.wait_version(contest, concluded.version)).doc

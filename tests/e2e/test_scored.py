@@ -152,5 +152,5 @@ async def test_a_scored_sequence_is_played_to_its_end_and_its_export_replays(
         )
         story = json.loads(replayed.stdout)
         assert story["view"] == mirror.doc, viewer
-        assert any("ogre is out of the sequence (its tally)" in line["text"] for line in story["timeline"])
+        assert any("Ogre is out of the sequence (their tally)" in line["text"] for line in story["timeline"])
     await asyncio.gather(*(client.close() for client in everyone))

@@ -88,10 +88,10 @@ async def test_a_player_declares_at_the_prompt_and_sees_the_reveal(agon_server: 
         await expect(child, "your sealed intent for aria: “lunge at the knees”, bid 5")
 
         await gm.command(contest, Declare(participant="orc", payload=x.Intent(action="swing", bid=4)))
-        await expect(child, "declarations revealed: aria: “lunge at the knees”, bid 5; orc: “swing”, bid 4")
+        await expect(child, "declarations revealed: Aria: “lunge at the knees”, bid 5; Orc: “swing”, bid 4")
         await expect(child, "orc intends: “swing”, bid 4")
         await gm.command(contest, x.Roll(faces=[1, 10]))
-        await expect(child, "aria rolled 1 \\(Critical\\), orc rolled 10 \\(Success\\)")
+        await expect(child, "Aria rolled 1 \\(Critical\\), Orc rolled 10 \\(Success\\)")
 
         child.send("help declare\r")
         await expect(child, "declare CONTESTANT BID \\[ACTION...\\]")
@@ -159,7 +159,7 @@ async def test_a_spectator_watches_and_may_only_look(agon_server: ServerFactory,
         await expect(child, "no command 'declare'")
         await gm.follow(created.contest, created.invitations.gm)
         await gm.command(created.contest, Declare(participant="orc", payload=x.Intent(action="swing", bid=4)))
-        await expect(child, "orc has declared \\(sealed\\)")
+        await expect(child, "Orc has declared \\(sealed\\)")
         await quit_with_ctrl_d(child)
     finally:
         child.close(force=True)

@@ -8,10 +8,11 @@ from typing import get_args
 from protocol.errors import FORBIDDEN, Refused
 from protocol.rulesets import contingency as c
 from server.engine.ruleset import Context
-from server.rules.contingency import codes, limits, skill
+from server.rules.contingency import codes, limits, lookup, skill
 from server.rules.contingency import zones as z
 from server.rules.contingency.evolve import evolve
 from server.rules.contingency.landscape import LandscapeCommand, check_engagement, decide_landscape
+from server.rules.contingency.lookup import action_called, zone_called
 from server.rules.contingency.order import next_action, pending, queue
 from server.rules.contingency.state import ContingencyState, Fighter, Planned, skill_key
 
@@ -41,9 +42,7 @@ def decide(state: ContingencyState, command: c.Command, ctx: Context) -> Sequenc
         case c.SetTarget():
             planned = _planned(state, command.action)
             _may_act(ctx, planned.character)
-            if command.target not in state.ids():
-                raise Refused(codes.NO_SUCH_TARGET, f"target: nothing named {command.target!r} is on the map")
-            return [c.TargetSet(action=planned.id, target=command.target)]
+            return [c.TargetSet(action=planned.id, target=lookup.target(state, command.target, "target"))]
         case c.SetDifficulty():
             _gm(ctx, "set a difficulty")
             planned = _planned(state, command.action)
@@ -74,10 +73,12 @@ def decide(state: ContingencyState, command: c.Command, ctx: Context) -> Sequenc
             planned = _planned(state, command.action)
             _may_act(ctx, planned.character)
             if planned.asked is not None:
-                raise Refused(codes.CHANGE_PENDING, f"action: a change of {planned.id} waits for the GM")
+                raise Refused(
+                    codes.CHANGE_PENDING, f"action: a change of {action_called(state, planned.id)} waits for the GM"
+                )
             _card(state, planned.character, command.to, "to")
             if command.to == planned.name:
-                raise Refused(codes.BAD_INTENT, f"to: {planned.id} is already that action")
+                raise Refused(codes.BAD_INTENT, f"to: {action_called(state, planned.id)} is already that action")
             others = [p.name for p in state.actions.values() if p.character == planned.character and p.id != planned.id]
             _not_repeated(state, [*others, command.to], "to")
             return [c.ChangeAsked(action=planned.id, to=command.to, action_type=state.catalogue[command.to].type)]
@@ -85,7 +86,9 @@ def decide(state: ContingencyState, command: c.Command, ctx: Context) -> Sequenc
             _gm(ctx, "rule on a change")
             planned = _planned(state, command.action)
             if planned.asked is None:
-                raise Refused(codes.NO_CHANGE_ASKED, f"action: nobody asked to change {planned.id}")
+                raise Refused(
+                    codes.NO_CHANGE_ASKED, f"action: nobody asked to change {action_called(state, planned.id)}"
+                )
             if not 0 <= command.penalty <= 100:
                 raise Refused(codes.BAD_PENALTY, f"penalty: {command.penalty} is not 0 to 100 points")
             penalty = command.penalty if command.allow else 0
@@ -148,9 +151,11 @@ def _roll(state: ContingencyState, command: c.Roll, ctx: Context) -> list[c.Even
     else:
         planned = _planned(state, command.action)
         if planned.type == "Triggered":
-            raise Refused(codes.TRIGGERED_ONLY, f"action: {planned.id} is performed when its trigger is met")
+            raise Refused(
+                codes.TRIGGERED_ONLY, f"action: {action_called(state, planned.id)} is performed when its trigger is met"
+            )
         if (upcoming is None or planned.id != upcoming.id) and not ctx.is_gm:
-            raise Refused(codes.OUT_OF_TURN, f"action: {planned.id} is not next to resolve")
+            raise Refused(codes.OUT_OF_TURN, f"action: {action_called(state, planned.id)} is not next to resolve")
     _may_act(ctx, planned.character)
     _faces_allowed(state, ctx, command.faces)
     fighter = state.fighters[planned.character]
@@ -159,8 +164,9 @@ def _roll(state: ContingencyState, command: c.Roll, ctx: Context) -> list[c.Even
     out: list[c.Event] = []
     here = fighter.zone  # where the action resolves: after its step
     if command.step is not None:
-        out.append(_step(state, fighter, planned, command.step))
-        here = command.step.zone or here
+        stepped = _step(state, fighter, planned, command.step)
+        out.append(stepped)
+        here = stepped.step.zone or here
     difficulty = planned.difficulty
     barrier = _barrier_crossed(state, here, planned)
     if difficulty is None and barrier is not None:
@@ -196,8 +202,7 @@ def _perform(state: ContingencyState, command: c.Perform, ctx: Context) -> list[
         if not ctx.is_gm:
             raise Refused(codes.GM_SETS_DIFFICULTY, "difficulty: the GM sets the difficulty")
         _difficulty(command.difficulty, "difficulty")
-    if command.target is not None and command.target not in state.ids():
-        raise Refused(codes.NO_SUCH_TARGET, f"target: nothing named {command.target!r} is on the map")
+    target = None if command.target is None else lookup.target(state, command.target, "target")
     if command.kind == "triggered":
         if action.type != "Triggered":
             raise Refused(codes.NOT_TRIGGERED, f"action: {action.name} is a {action.type} action, not Triggered")
@@ -231,7 +236,7 @@ def _perform(state: ContingencyState, command: c.Perform, ctx: Context) -> list[
         name=action.name,
         action_type=action.type,
         kind=command.kind,
-        target=command.target,
+        target=target,
         difficulty=command.difficulty,
         penalty=penalty,
         dice=dice,
@@ -347,23 +352,26 @@ def _step(state: ContingencyState, fighter: Fighter, planned: Planned, step: c.S
         raise Refused(codes.ENGAGED, f"step: {fighter.name} is engaged and cannot take a step")
     if fighter.stepped:
         raise Refused(codes.ONE_STEP, f"step: {fighter.name} has taken a step this round")
+    here = zone_called(state, fighter.zone)
     if step.zone is not None:
-        if step.zone not in state.zones:
-            raise Refused(codes.NO_SUCH_ZONE, f"step.zone: no zone {step.zone!r}")
-        link = z.between(state.connections, fighter.zone, step.zone)
+        zone = lookup.zone(state, step.zone, "step.zone")
+        link = z.between(state.connections, fighter.zone, zone)
         if link is None:
-            raise Refused(codes.NOT_ADJACENT, f"step.zone: {step.zone} is not adjacent to {fighter.zone}")
+            raise Refused(codes.NOT_ADJACENT, f"step.zone: {zone_called(state, zone)} is not adjacent to {here}")
         if link.barrier is not None:
             raise Refused(
                 codes.BARRIER,
-                f"step.zone: a barrier stands between {fighter.zone} and {step.zone}: it takes {link.barrier.action}",
+                f"step.zone: a barrier stands between {here} and {zone_called(state, zone)}: "
+                f"it takes {link.barrier.action}",
             )
+        step = step if zone == step.zone else c.Step(zone=zone)
     elif step.engage is not None:
-        check_engagement(state, fighter.id, step.engage)
+        other = lookup.character(state, step.engage, "step.engage")
+        check_engagement(state, fighter.id, other)
+        step = step if other == step.engage else c.Step(engage=other)
     elif step.reach is not None:
-        thing = state.things.get(step.reach)
-        if thing is None or thing.zone != fighter.zone:
-            raise Refused(codes.NOT_IN_ZONE, f"step.reach: nothing named {step.reach!r} is in {fighter.zone}")
+        thing = lookup.thing_in(state, step.reach, fighter.zone, "step.reach", codes.NOT_IN_ZONE)
+        step = step if thing == step.reach else c.Step(reach=thing)
     return c.StepTaken(character=fighter.id, action=planned.id, step=step)
 
 
@@ -376,23 +384,25 @@ def _move(state: ContingencyState, command: c.Move, ctx: Context) -> c.Moved:
     if not command.path:
         raise Refused(codes.BAD_STEP, "path: name the zones to move through")
     here = fighter.zone
-    for i, zone in enumerate(command.path):
-        if zone not in state.zones:
-            raise Refused(codes.NO_SUCH_ZONE, f"path[{i}]: no zone {zone!r}")
+    path: list[str] = []
+    for i, typed in enumerate(command.path):
+        zone = lookup.zone(state, typed, f"path[{i}]")
         link = z.between(state.connections, here, zone)
+        there, came = zone_called(state, zone), zone_called(state, here)
         if link is None:
-            raise Refused(codes.NOT_ADJACENT, f"path[{i}]: {zone} is not adjacent to {here}")
+            raise Refused(codes.NOT_ADJACENT, f"path[{i}]: {there} is not adjacent to {came}")
         if link.barrier is not None:
             raise Refused(
-                codes.BARRIER, f"path[{i}]: a barrier stands between {here} and {zone}: it needs its own roll"
+                codes.BARRIER, f"path[{i}]: a barrier stands between {came} and {there}: it needs its own roll"
             )
+        path.append(zone)
         here = zone
-    cost = z.path_cost(state.zones, fighter.zone, command.path)
+    cost = z.path_cost(state.zones, fighter.zone, path)
     if cost > fighter.mp:
         raise Refused(
             codes.NOT_ENOUGH_MOVEMENT_POINTS, f"path: costs {cost} movement points, {fighter.name} has {fighter.mp}"
         )
-    return c.Moved(character=fighter.id, path=list(command.path), cost=cost)
+    return c.Moved(character=fighter.id, path=path, cost=cost)
 
 
 def _swept(state: ContingencyState) -> list[c.Event]:
@@ -420,7 +430,10 @@ def _phase(state: ContingencyState, phase: str) -> None:
 
 def _idle(state: ContingencyState) -> None:
     if state.rolling is not None:
-        raise Refused(codes.AWAITING_PENALTY, f"{state.rolling.action} waits for its player to take the penalty")
+        raise Refused(
+            codes.AWAITING_PENALTY,
+            f"{action_called(state, state.rolling.action)} waits for its player to take the penalty",
+        )
 
 
 def _may_act(ctx: Context, character: str) -> None:
@@ -434,10 +447,8 @@ def _faces_allowed(state: ContingencyState, ctx: Context, faces: list[int] | Non
 
 
 def _fighter(state: ContingencyState, character: str, field: str) -> Fighter:
-    fighter = state.fighters.get(character)
-    if fighter is None:
-        raise Refused(codes.NO_SUCH_CHARACTER, f"{field}: no character {character!r}")
-    return fighter
+    """The character a command names by its id or its name."""
+    return state.fighters[lookup.character(state, character, field)]
 
 
 def _planned(state: ContingencyState, action: str) -> Planned:
@@ -445,7 +456,7 @@ def _planned(state: ContingencyState, action: str) -> Planned:
     if planned is None or planned.character not in state.fighters:
         raise Refused(codes.NO_SUCH_ACTION, f"action: no action {action!r} this round")
     if planned.status != "planned":
-        raise Refused(codes.NOT_PLANNED, f"action: {action} is already {planned.status}")
+        raise Refused(codes.NOT_PLANNED, f"action: {action_called(state, action)} is already {planned.status}")
     return planned
 
 
@@ -453,7 +464,8 @@ def _card(state: ContingencyState, character: str, name: str, field: str) -> c.A
     """An action among the character's action cards. A name that is not one is refused the same way whether
     the table has it or not: whose hand holds which card is no player's business."""
     if name not in state.deck(character):
-        raise Refused(codes.UNKNOWN_ACTION, f"{field}: {name!r} is not one of {character}'s action cards")
+        who = state.fighters[character].name if character in state.fighters else character
+        raise Refused(codes.UNKNOWN_ACTION, f"{field}: {name!r} is not one of {who}'s action cards")
     return state.catalogue[name]
 
 

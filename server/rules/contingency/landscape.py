@@ -2,16 +2,21 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from typing import assert_never
+
+import msgspec
 
 from protocol.errors import FORBIDDEN, Refused
 from protocol.rulesets import contingency as c
 from server.engine.ruleset import Context
-from server.rules.contingency import codes, limits
+from server.rules.contingency import codes, limits, lookup
 from server.rules.contingency import zones as z
 from server.rules.contingency.evolve import evolve
+from server.rules.contingency.lookup import character_called, zone_called
 from server.rules.contingency.state import ContingencyState
+
+replace = msgspec.structs.replace
 
 LandscapeCommand = (
     c.AddZone
@@ -46,17 +51,18 @@ def decide_landscape(state: ContingencyState, command: LandscapeCommand, ctx: Co
 def _changes(state: ContingencyState, command: LandscapeCommand) -> list[c.Event]:
     match command:
         case c.AddZone():
-            check_zone(command.zone, state.ids(), set(state.zones) | {command.zone.id}, "zone")
-            zones = set(state.zones) | {command.zone.id}
-            check_connections(command.connections, zones, state.connections, "connections")
-            return [c.ZoneAdded(zone=command.zone, connections=list(command.connections))]
+            shown = lookup.zone_names(state)
+            new = check_zone(command.zone, state.ids(), set(state.zones) | {command.zone.id}, "zone", shown)
+            connections = lookup.ends(command.connections, {**shown, new.id: new.name}, "connections")
+            check_connections(connections, set(state.zones) | {new.id}, state.connections, "connections")
+            return [c.ZoneAdded(zone=new, connections=connections)]
         case c.RemoveZone():
             zone = _zone(state, command.zone, "zone")
             if len(state.zones) == 1:
                 raise Refused(codes.LAST_ZONE, "zone: an encounter keeps at least one zone")
-            others = set(state.zones) - {zone}
-            _placements(state, zone, command.placements, others, placed=_standing(state, zone))
-            return [c.ZoneRemoved(zone=zone, placements=dict(command.placements))]
+            others = {k: v for k, v in lookup.zone_names(state).items() if k != zone}
+            placements = _placements(state, zone, command.placements, others, placed=_standing(state, zone))
+            return [c.ZoneRemoved(zone=zone, placements=placements)]
         case c.SplitZone():
             return [_split(state, command)]
         case c.MergeZones():
@@ -77,42 +83,50 @@ def _changes(state: ContingencyState, command: LandscapeCommand) -> list[c.Event
         case c.SetModifier():
             zone = _zone(state, command.zone, "zone")
             _modifier(command.modifier, "modifier")
-            if command.forced_to is not None:
-                _zone(state, command.forced_to, "forced_to")
-                if command.forced_to == zone:
-                    raise Refused(codes.BAD_MODIFIER, "forced_to: a zone cannot sweep into itself")
-            return [c.ModifierSet(zone=zone, modifier=command.modifier, forced_to=command.forced_to)]
+            forced_to = None if command.forced_to is None else _zone(state, command.forced_to, "forced_to")
+            if forced_to == zone:
+                raise Refused(codes.BAD_MODIFIER, "forced_to: a zone cannot sweep into itself")
+            return [c.ModifierSet(zone=zone, modifier=command.modifier, forced_to=forced_to)]
         case c.Connect():
-            check_connections([command.connection], set(state.zones), state.connections, "connection")
-            return [c.Connected(connection=command.connection)]
+            shown = lookup.zone_names(state)
+            link = command.connection
+            a = lookup.pick(link.a, shown, "connection.a", codes.NO_SUCH_ZONE, lookup.ZONE)
+            b = lookup.pick(link.b, shown, "connection.b", codes.NO_SUCH_ZONE, lookup.ZONE)
+            link = link if (a, b) == (link.a, link.b) else c.Connection(a=a, b=b, barrier=link.barrier)
+            check_connections([link], set(state.zones), state.connections, "connection")
+            return [c.Connected(connection=link)]
         case c.Disconnect():
-            _connection(state, command.a, command.b)
-            return [c.Disconnected(a=command.a, b=command.b)]
+            a, b = _ends(state, command.a, command.b)
+            _connection(state, a, b)
+            return [c.Disconnected(a=a, b=b)]
         case c.SetBarrier():
-            _connection(state, command.a, command.b)
+            a, b = _ends(state, command.a, command.b)
+            _connection(state, a, b)
             if command.barrier is not None:
                 _barrier(command.barrier, "barrier")
-            return [c.BarrierSet(a=command.a, b=command.b, barrier=command.barrier)]
+            return [c.BarrierSet(a=a, b=b, barrier=command.barrier)]
         case c.AddCharacter():
-            check_character(command.character, state.ids(), set(state.zones), "character")
-            check_cards(command.character.actions, set(state.catalogue), codes.UNKNOWN_ACTION, "character.actions")
-            return [c.CharacterAdded(character=command.character)]
+            shown = lookup.zone_names(state)
+            added = check_character(command.character, state.ids(), set(state.zones), "character", shown=shown)
+            check_cards(added.actions, set(state.catalogue), codes.UNKNOWN_ACTION, "character.actions")
+            return [c.CharacterAdded(character=added)]
         case c.RemoveCharacter():
-            _character(state, command.character, "character")
-            return [c.CharacterRemoved(character=command.character)]
+            return [c.CharacterRemoved(character=_character(state, command.character, "character"))]
         case c.Place():
-            _character(state, command.character, "character")
-            _zone(state, command.zone, "zone")
-            return [c.Placed(character=command.character, zone=command.zone)]
+            who = _character(state, command.character, "character")
+            return [c.Placed(character=who, zone=_zone(state, command.zone, "zone"))]
         case c.Engage():
-            check_engagement(state, command.a, command.b)
-            if state.engaged(command.a, command.b):
-                raise Refused(codes.ALREADY_ENGAGED, f"b: {command.a} and {command.b} are already engaged")
-            return [c.Engaged(a=command.a, b=command.b)]
+            a, b = _character(state, command.a, "a"), _character(state, command.b, "b")
+            check_engagement(state, a, b)
+            if state.engaged(a, b):
+                raise Refused(codes.ALREADY_ENGAGED, f"b: {_pair(state, a, b)} are already engaged")
+            return [c.Engaged(a=a, b=b)]
         case c.Disengage():
-            if not state.engaged(command.a, command.b):
-                raise Refused(codes.NOT_ENGAGED, f"b: {command.a} and {command.b} are not engaged")
-            return [c.Disengaged(a=command.a, b=command.b)]
+            a = _character(state, command.a, "a", codes.NOT_ENGAGED)
+            b = _character(state, command.b, "b", codes.NOT_ENGAGED)
+            if not state.engaged(a, b):
+                raise Refused(codes.NOT_ENGAGED, f"b: {_pair(state, a, b)} are not engaged")
+            return [c.Disengaged(a=a, b=b)]
         case _:
             assert_never(command)
 
@@ -120,7 +134,11 @@ def _changes(state: ContingencyState, command: LandscapeCommand) -> list[c.Event
 # --- checks shared with the setup -----------------------------------------------------------------------
 
 
-def check_zone(zone: c.Zone, taken: set[str], zones: set[str], field: str) -> None:
+def check_zone(
+    zone: c.Zone, taken: set[str], zones: set[str], field: str, shown: Mapping[str, str] | None = None
+) -> c.Zone:
+    """A zone the map can hold, as it is stored: where a command names the zone it sweeps into by a name of
+    ``shown`` (the zones' names by id), with that zone's id."""
     if not zone.id or zone.id in taken:
         raise Refused(codes.ID_TAKEN, f"{field}.id: {zone.id!r} is empty or already names something")
     _modifier(zone.modifier, f"{field}.modifier")
@@ -131,8 +149,13 @@ def check_zone(zone: c.Zone, taken: set[str], zones: set[str], field: str) -> No
         if trait.strip() in seen:
             raise Refused(codes.HAS_TRAIT, f"{field}.traits[{i}]: {zone.name} is already {trait.strip()}")
         seen.add(trait.strip())
+    if zone.forced_to is not None and shown is not None:
+        others = {k: v for k, v in shown.items() if k != zone.id}
+        forced_to = lookup.pick(zone.forced_to, others, f"{field}.forced_to", codes.NO_SUCH_ZONE, lookup.ZONE)
+        zone = zone if forced_to == zone.forced_to else replace(zone, forced_to=forced_to)
     if zone.forced_to is not None and (zone.forced_to not in zones or zone.forced_to == zone.id):
         raise Refused(codes.NO_SUCH_ZONE, f"{field}.forced_to: no other zone {zone.forced_to!r}")
+    return zone
 
 
 def check_connections(
@@ -153,11 +176,21 @@ def check_connections(
 
 
 def check_character(
-    character: c.Character, taken: set[str], zones: set[str], field: str, *, bounded: bool = True
-) -> None:
-    """A character the table can hold; ``bounded``: within the table limits too (a new one, not a stored one)."""
+    character: c.Character,
+    taken: set[str],
+    zones: set[str],
+    field: str,
+    *,
+    bounded: bool = True,
+    shown: Mapping[str, str] | None = None,
+) -> c.Character:
+    """A character the table can hold, as it is stored; ``bounded``: within the table limits too (a new one, not
+    a stored one). Where a command names its zone by a name of ``shown`` (the zones' names by id), with its id."""
     if not character.id or character.id in taken:
         raise Refused(codes.ID_TAKEN, f"{field}.id: {character.id!r} is empty or already names something")
+    if shown is not None:
+        zone = lookup.pick(character.zone, shown, f"{field}.zone", codes.NO_SUCH_ZONE, lookup.ZONE)
+        character = character if zone == character.zone else replace(character, zone=zone)
     if character.zone not in zones:
         raise Refused(codes.NO_SUCH_ZONE, f"{field}.zone: no zone {character.zone!r}")
     _three_dice(character.dice, f"{field}.dice")
@@ -172,6 +205,7 @@ def check_character(
             raise Refused(codes.BAD_DICE, f"{where}: {entry.attribute} with {entry.skill} is listed twice")
         seen.add((entry.attribute, entry.skill))
         _three_dice(entry.dice, f"{where}.dice")
+    return character
 
 
 def check_cards(cards: Sequence[str], known: set[str], code: str, field: str, *, bounded: bool = True) -> None:
@@ -194,7 +228,10 @@ def check_engagement(state: ContingencyState, a: str, b: str) -> None:
     if a == b:
         raise Refused(codes.NOT_IN_ZONE, "b: a character does not engage itself")
     if state.fighters[a].zone != state.fighters[b].zone:
-        raise Refused(codes.NOT_IN_ZONE, f"b: {b} is not in the same zone as {a}")
+        raise Refused(
+            codes.NOT_IN_ZONE,
+            f"b: {character_called(state, b)} is not in the same zone as {character_called(state, a)}",
+        )
 
 
 def _modifier(value: int, field: str) -> None:
@@ -210,21 +247,31 @@ def _barrier(barrier: c.Barrier, field: str) -> None:
 
 
 def _zone(state: ContingencyState, zone: str, field: str) -> str:
-    if zone not in state.zones:
-        raise Refused(codes.NO_SUCH_ZONE, f"{field}: no zone {zone!r}")
-    return zone
+    """The id of the zone a command names by its id or its name."""
+    return lookup.zone(state, zone, field)
 
 
-def _character(state: ContingencyState, character: str, field: str) -> str:
-    if character not in state.fighters:
-        raise Refused(codes.NO_SUCH_CHARACTER, f"{field}: no character {character!r}")
-    return character
+def _character(state: ContingencyState, character: str, field: str, code: str = codes.NO_SUCH_CHARACTER) -> str:
+    """The id of the character a command names by its id or its name."""
+    return lookup.character(state, character, field, code)
+
+
+def _ends(state: ContingencyState, a: str, b: str) -> tuple[str, str]:
+    """The two zones of a connection named by a command."""
+    return (
+        lookup.zone(state, a, "a", codes.NOT_CONNECTED),
+        lookup.zone(state, b, "b", codes.NOT_CONNECTED),
+    )
+
+
+def _pair(state: ContingencyState, a: str, b: str) -> str:
+    return f"{character_called(state, a)} and {character_called(state, b)}"
 
 
 def _connection(state: ContingencyState, a: str, b: str) -> c.Connection:
     found = z.between(state.connections, a, b)
     if found is None:
-        raise Refused(codes.NOT_CONNECTED, f"b: {a} and {b} are not connected")
+        raise Refused(codes.NOT_CONNECTED, f"b: {zone_called(state, a)} and {zone_called(state, b)} are not connected")
     return found
 
 
@@ -236,20 +283,28 @@ def _placements(
     state: ContingencyState,
     zone: str,
     placements: dict[str, str],
-    into: set[str],
+    into: Mapping[str, str],
     placed: set[str],
     things: bool = False,
-) -> None:
-    """Everyone standing in ``zone`` is placed in one of ``into`` (things may be placed too)."""
-    movable = placed | ({k for k, t in state.things.items() if t.zone == zone} if things else set())
+) -> dict[str, str]:
+    """Everyone standing in ``zone`` is placed in one of ``into`` (zones' names by id; things may be placed too):
+    the placements by id, whether the command named them by id or by name."""
+    movable = {k: f.name for k, f in state.fighters.items() if k in placed}
+    if things:
+        movable.update((k, t.name) for k, t in state.things.items() if t.zone == zone)
+    kind = lookup.Kind("character or thing", "characters and things") if things else lookup.CHARACTER
+    there = f" in {zone_called(state, zone)}"
+    out: dict[str, str] = {}
     for who, where in placements.items():
-        if who not in movable:
-            raise Refused(codes.BAD_PLACEMENT, f"placements.{who}: not someone or something in {zone}")
-        if where not in into:
-            raise Refused(codes.BAD_PLACEMENT, f"placements.{who}: {where!r} is not one of {sorted(into)}")
-    missing = sorted(placed - set(placements))
+        ident = lookup.pick(who, movable, f"placements.{who}", codes.BAD_PLACEMENT, kind, there)
+        if ident in out:
+            raise Refused(codes.BAD_PLACEMENT, f"placements.{who}: {movable[ident]} is placed twice")
+        out[ident] = lookup.pick(where, into, f"placements.{who}", codes.BAD_PLACEMENT, lookup.ZONE)
+    missing = sorted(placed - set(out))
     if missing:
-        raise Refused(codes.UNPLACED, f"placements: place {', '.join(missing)} (standing in {zone})")
+        who = ", ".join(character_called(state, k) for k in missing)
+        raise Refused(codes.UNPLACED, f"placements: place {who} (standing in {zone_called(state, zone)})")
+    return out
 
 
 def _split(state: ContingencyState, command: c.SplitZone) -> c.ZoneSplit:
@@ -257,24 +312,26 @@ def _split(state: ContingencyState, command: c.SplitZone) -> c.ZoneSplit:
     if len(command.into) < 2:
         raise Refused(codes.BAD_SPLIT, "into: a zone splits into two or more zones")
     taken = state.ids() - {old}
-    parts: set[str] = set()
+    named = {p.id: p.name for p in command.into}
+    shown = {**{k: v for k, v in lookup.zone_names(state).items() if k != old}, **named}
+    into: list[c.Zone] = []
     for i, part in enumerate(command.into):
-        if part.id in parts:
+        if any(p.id == part.id for p in into):
             raise Refused(codes.ID_TAKEN, f"into[{i}].id: {part.id!r} is used twice")
-        check_zone(part, taken, (set(state.zones) - {old}) | {p.id for p in command.into}, f"into[{i}]")
-        parts.add(part.id)
-    _placements(state, old, command.placements, parts, placed=_standing(state, old), things=True)
+        into.append(check_zone(part, taken, (set(state.zones) - {old}) | set(named), f"into[{i}]", shown))
+    parts = set(named)
+    placements = _placements(state, old, command.placements, named, placed=_standing(state, old), things=True)
     zones_after = (set(state.zones) - {old}) | parts
     if command.connections is None:
-        connections = _inherited(state, old, [p.id for p in command.into])
+        connections = _inherited(state, old, [p.id for p in into])
     else:
-        connections = list(command.connections)
+        connections = lookup.ends(command.connections, shown, "connections")
         for i, k in enumerate(connections):
             if not ({k.a, k.b} & parts):
                 raise Refused(codes.BAD_CONNECTION, f"connections[{i}]: connect one of the new zones")
         outside = [k for k in state.connections if old not in (k.a, k.b)]
         check_connections(connections, zones_after, outside, "connections")
-    return c.ZoneSplit(zone=old, into=list(command.into), connections=connections, placements=dict(command.placements))
+    return c.ZoneSplit(zone=old, into=into, connections=connections, placements=placements)
 
 
 def _inherited(state: ContingencyState, old: str, parts: list[str]) -> list[c.Connection]:
@@ -288,13 +345,14 @@ def _inherited(state: ContingencyState, old: str, parts: list[str]) -> list[c.Co
 
 
 def _merge(state: ContingencyState, command: c.MergeZones) -> c.ZonesMerged:
-    merged = list(dict.fromkeys(command.zones))
+    if len(set(command.zones)) < 2:
+        raise Refused(codes.BAD_MERGE, "zones: merge two or more zones")
+    merged = list(dict.fromkeys(_zone(state, zone, f"zones[{i}]") for i, zone in enumerate(command.zones)))
     if len(merged) < 2:
         raise Refused(codes.BAD_MERGE, "zones: merge two or more zones")
-    for i, zone in enumerate(merged):
-        _zone(state, zone, f"zones[{i}]")
     gone = set(merged)
-    check_zone(command.into, state.ids() - gone, (set(state.zones) - gone) | {command.into.id}, "into")
+    shown = {k: v for k, v in lookup.zone_names(state).items() if k not in gone}
+    into = check_zone(command.into, state.ids() - gone, (set(state.zones) - gone) | {command.into.id}, "into", shown)
     outside: dict[str, c.Connection] = {}
     for k in state.connections:
         ends = {k.a, k.b}
@@ -303,5 +361,5 @@ def _merge(state: ContingencyState, command: c.MergeZones) -> c.ZonesMerged:
         other = (ends - gone).pop()
         kept = outside.get(other)
         if kept is None or (kept.barrier is not None and k.barrier is None):
-            outside[other] = c.Connection(a=command.into.id, b=other, barrier=k.barrier)
-    return c.ZonesMerged(zones=merged, into=command.into, connections=list(outside.values()))
+            outside[other] = c.Connection(a=into.id, b=other, barrier=k.barrier)
+    return c.ZonesMerged(zones=merged, into=into, connections=list(outside.values()))

@@ -14,7 +14,7 @@ from server.engine.ruleset import Ruleset, Window
 from server.rules.contingency import codes, limits
 from server.rules.contingency.catalogue import DEFAULT_ACTIONS
 from server.rules.contingency.decide import check_declaration, decide
-from server.rules.contingency.describe import describe
+from server.rules.contingency.describe import describe, names
 from server.rules.contingency.evolve import evolve
 from server.rules.contingency.landscape import (
     check_cards,
@@ -164,6 +164,7 @@ CONTINGENCY: Ruleset[ContingencyState] = Ruleset(
     check_declaration=check_declaration,
     is_checkpoint=is_checkpoint,
     describe=describe,
+    names=names,
     check_limits=check_limits,
     redact=redact,
     command_type=c.Command,

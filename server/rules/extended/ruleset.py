@@ -10,6 +10,7 @@ from protocol.common import MAX_CONTESTANTS, Seat
 from protocol.errors import Refused
 from protocol.events import Revealed
 from protocol.rulesets import extended as x
+from server.engine.names import Names
 from server.engine.ruleset import Ruleset, Window
 from server.rules.extended import codes
 from server.rules.extended.decide import check_declaration, decide
@@ -104,6 +105,12 @@ def is_checkpoint(event: x.Event | Revealed) -> bool:
     )
 
 
+def names(state: ExtendedState) -> Names:
+    """Each contestant's id -> the name its setup gave it (a side of one contestant has that contestant's id, so
+    its name too)."""
+    return {c: f.name for c, f in state.fighters.items()}
+
+
 def outcome(state: ExtendedState) -> x.ContestDecided | None:
     return state.outcome
 
@@ -127,6 +134,7 @@ EXTENDED: Ruleset[ExtendedState] = Ruleset(
     check_declaration=check_declaration,
     is_checkpoint=is_checkpoint,
     describe=describe,
+    names=names,
     check_limits=check_limits,
     redact=redact,
     concluded=concluded,

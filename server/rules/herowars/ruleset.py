@@ -8,6 +8,7 @@ from protocol.common import Seat
 from protocol.errors import Refused
 from protocol.events import Revealed
 from protocol.rulesets import herowars as h
+from server.engine.names import Names
 from server.engine.ruleset import Ruleset, Window
 from server.rules.herowars import codes
 from server.rules.herowars.decide import check_declaration, decide
@@ -67,6 +68,11 @@ def is_checkpoint(event: h.Event | Revealed) -> bool:
     )
 
 
+def names(state: HerowarsState) -> Names:
+    """Each contestant's id -> the name its setup gave it."""
+    return {c: f.name for c, f in state.fighters.items()}
+
+
 def outcome(state: HerowarsState) -> h.ContestDecided | None:
     return state.outcome
 
@@ -85,6 +91,7 @@ HEROWARS: Ruleset[HerowarsState] = Ruleset(
     check_declaration=check_declaration,
     is_checkpoint=is_checkpoint,
     describe=describe,
+    names=names,
     command_type=h.Command,
     declaration_type=h.Intent,
 )

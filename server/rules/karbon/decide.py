@@ -117,4 +117,4 @@ def _gm(ctx: Context, what: str) -> None:
 
 def _agent(state: KarbonState, ctx: Context) -> None:
     if not ctx.may_act_for(state.agent):
-        raise Refused(codes.NOT_YOUR_AGENT, f"only the player of {state.agent!r} makes this choice")
+        raise Refused(codes.NOT_YOUR_AGENT, f"only {state.name.strip() or state.agent}'s player makes this choice")

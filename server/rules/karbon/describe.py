@@ -1,4 +1,5 @@
-"""Human-readable lines for a Karbon scene's events and the sealed risk (notices, replays)."""
+"""Human-readable lines for a Karbon scene's events and the sealed risk (notices, replays), and the names they
+show: the agent by its name, the narrator as "the narrator", dice by their kind and face."""
 
 from __future__ import annotations
 
@@ -6,6 +7,35 @@ from typing import assert_never
 
 from protocol.rulesets import karbon as k
 from server.engine.names import NO_NAMES, Names
+from server.rules.karbon.state import KarbonState
+
+
+def names(state: KarbonState) -> Names:
+    """The agent's name for its id and for the agent's side (``agent`` in the events)."""
+    if not state.name.strip():
+        return NO_NAMES
+    shown = {"agent": state.name}
+    if state.agent != "narrator":  # the narrator's side keeps its own words
+        shown[state.agent] = state.name
+    return shown
+
+
+def _side(names: Names, side: k.Side) -> str:
+    """A side as people say it: the agent by its name, else "the agent"; "the narrator"."""
+    return names.get(side) or f"the {side}"
+
+
+def _whose(names: Names, side: k.Side) -> str:
+    return f"{_side(names, side)}'s"
+
+
+_PLACES: dict[str, str] = {"pool": "the main pool", "reserve": "the reserve", "spent": "the spent dice"}
+
+
+def _place(names: Names, place: k.Place) -> str:
+    if place == "agent" or place == "narrator":
+        return f"{_whose(names, place)} hand"
+    return _PLACES[place]
 
 
 def _kind(die: str) -> str:
@@ -41,9 +71,12 @@ def describe(event: k.Event | k.Risk, names: Names = NO_NAMES) -> str:
                 f"challenge {event.challenge}, {event.consequence} win(s) needed, peril {event.peril}"
             )
         case k.HandsDrawn():
-            return f"hands drawn: the agent takes {_dice(event.agent)}; the narrator takes {_dice(event.narrator)}"
+            return (
+                f"hands drawn: {_side(names, 'agent')} takes {_dice(event.agent)}; "
+                f"{_side(names, 'narrator')} takes {_dice(event.narrator)}"
+            )
         case k.DiceMoved():
-            return f"{_dice(event.dice)} to the {event.to} ({event.why})"
+            return f"{_dice(event.dice)} to {_place(names, event.to)} ({event.why})"
         case k.ChallengeChanged():
             return f"the challenge is now {event.challenge}" + (f": {event.reason}" if event.reason else "")
         case k.PerilChanged():
@@ -51,26 +84,30 @@ def describe(event: k.Event | k.Risk, names: Names = NO_NAMES) -> str:
         case k.RoundStarted():
             return f"round {event.round} begins"
         case k.RoundRolled():
-            winner = "a tie in hits" if event.winner is None else f"the {event.winner} wins"
-            opening = "" if event.opening is None else f"; the {event.opening} offers an opening"
+            winner = "a tie in hits" if event.winner is None else f"{_side(names, event.winner)} wins"
+            opening = "" if event.opening is None else f"; {_side(names, event.opening)} offers an opening"
             extra = ""
             if event.risk:
                 extra += f"; risk {' '.join(map(str, event.risk))}"
             if event.peril:
                 extra += f"; peril {' '.join(map(str, event.peril))}"
             return (
-                f"round {event.round}: agent {_rolled(event.agent)} ({event.agent_hits} hits), "
-                f"narrator {_rolled(event.narrator)} ({event.narrator_hits} hits): {winner}{opening}{extra}"
+                f"round {event.round}: {_side(names, 'agent')} {_rolled(event.agent)} ({event.agent_hits} hits), "
+                f"{_side(names, 'narrator')} {_rolled(event.narrator)} ({event.narrator_hits} hits): "
+                f"{winner}{opening}{extra}"
             )
         case k.ChipsChanged():
-            verb = "gains" if event.delta > 0 else "loses"
-            pile = "in hand" if event.pile == "hand" else "on its stack"
-            return f"the {event.side} {verb} {abs(event.delta)} chip(s) {pile} ({event.why})"
+            who, count = _side(names, event.side), abs(event.delta)
+            if event.pile == "stack":
+                moved = "puts" if event.delta > 0 else "takes"
+                onto = "on" if event.delta > 0 else "off"
+                return f"{who} {moved} {count} chip(s) {onto} the stack ({event.why})"
+            return f"{who} {'gains' if event.delta > 0 else 'loses'} {count} chip(s) in hand ({event.why})"
         case k.StackPaidOut():
             mark = "a win (X)" if event.payout == "break" else "a loss (O)"
-            return f"the {event.side}'s stack reaches five: a {event.payout}, marking {mark}"
+            return f"{_whose(names, event.side)} stack reaches five: a {event.payout}, marking {mark}"
         case k.TestEnded():
-            return f"the {event.side} ends its test"
+            return f"{_side(names, event.side)} stacks no more this test"
         case k.BreakChosen():
             option = f" ({event.option})" if event.option else ""
             return f"the break: {event.choice}{option}"
@@ -88,9 +125,10 @@ def describe(event: k.Event | k.Risk, names: Names = NO_NAMES) -> str:
             )
             return f"contest {event.contest} is over: {event.outcome} ({event.wins} X, {event.losses} O){fortune}"
         case k.AftermathChosen():
-            return "the agent suffers " + ("a Blackout" if event.aftermath == "blackout" else "a Moment of Madness")
+            suffered = "a Blackout" if event.aftermath == "blackout" else "a Moment of Madness"
+            return f"{_side(names, 'agent')} suffers {suffered}"
         case k.FortuneAdjusted():
             sign = "+" if event.delta > 0 else ""
-            return f"the GM adjusts Fortune by {sign}{event.delta}: {event.reason}"
+            return f"the GM adjusts {_whose(names, 'agent')} Fortune by {sign}{event.delta}: {event.reason}"
         case _:
             assert_never(event)

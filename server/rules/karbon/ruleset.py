@@ -11,7 +11,7 @@ from protocol.rulesets import karbon as k
 from server.engine.ruleset import Ruleset, Window
 from server.rules.karbon import codes
 from server.rules.karbon.decide import check_declaration, decide
-from server.rules.karbon.describe import describe
+from server.rules.karbon.describe import describe, names
 from server.rules.karbon.dice import scene_dice
 from server.rules.karbon.evolve import evolve
 from server.rules.karbon.state import KarbonState
@@ -80,6 +80,7 @@ KARBON: Ruleset[KarbonState] = Ruleset(
     check_declaration=check_declaration,
     is_checkpoint=is_checkpoint,
     describe=describe,
+    names=names,
     command_type=k.Command,
     declaration_type=k.Risk,
 )

@@ -1,14 +1,18 @@
-"""Human-readable lines for the scored sequence's events and sealed tactics (notices, replays)."""
+"""Human-readable lines for the scored sequence's events and sealed tactics (notices, replays).
+
+Lines name contestants by the names their setup gave them (``names``). The texts the rules stored with ids in
+them (a resolved contest's result) are named as they are read, so no stored event changes."""
 
 from __future__ import annotations
 
 from typing import assert_never
 
 from protocol.rulesets import scored as s
-from server.engine.names import NO_NAMES, Names
+from server.engine.names import NO_NAMES, Names, called, named_text
 
 _KIND = {"round": "round", "assist": "assist", "engage": "engagement", "parting_shot": "parting shot"}
 _TACTIC = {"none": "no special tactic", "gambit": "a risky gambit", "defensive": "a defensive response"}
+_OUT = {"tally": "their tally", "round": "3 RP in one round", "engaged": "an engagement they lost"}
 
 
 def describe_tactic(tactic: s.Tactic) -> str:
@@ -20,42 +24,48 @@ def describe_tactic(tactic: s.Tactic) -> str:
     return ", ".join(parts)
 
 
-def _party(party: s.Party) -> str:
-    who = party.contestant or "the resistance"
+def _party(party: s.Party, names: Names = NO_NAMES) -> str:
+    who = "the resistance" if party.contestant is None else called(names, party.contestant)
     return f"{who} ({party.rating}) rolled {party.face}: {party.successes} success(es)"
 
 
 def describe(event: s.Event | s.Tactic, names: Names = NO_NAMES) -> str:
+    """The line for one event of the scored sequence, or for a sealed tactic, naming contestants by ``names``."""
     match event:
         case s.Tactic():
             return describe_tactic(event)
         case s.RoundStarted():
-            return f"round {event.round}: {event.initiative} has the initiative against {event.responder}"
+            initiative, responder = called(names, event.initiative), called(names, event.responder)
+            return f"round {event.round}: {initiative} has the initiative against {responder}"
         case s.ContestRolled():
-            target = f" for {event.target}" if event.target else ""
-            return f"{_KIND[event.kind]}{target}: {_party(event.first)}; {_party(event.second)}"
+            target = f" for {called(names, event.target)}" if event.target else ""
+            return f"{_KIND[event.kind]}{target}: {_party(event.first, names)}; {_party(event.second, names)}"
         case s.StoryPointSpent():
-            return f"{event.contestant} spends a story point: one more success"
+            return f"{called(names, event.contestant)} spends a story point: one more success"
         case s.StoryPointsKept():
-            return f"{event.contestant} lets the result stand"
+            return f"{called(names, event.contestant)} lets the result stand"
         case s.ContestResolved():
             degree = f" (degree {event.degree})" if event.winner is not None else ""
-            return f"{_KIND[event.kind]}{degree}: {event.result}"
+            return f"{_KIND[event.kind]}{degree}: {named_text(event.result, names)}"
         case s.PointsShifted():
-            return f"{event.contestant} shifts {event.points} RP to its follower {event.follower}"
+            contestant, follower = called(names, event.contestant), called(names, event.follower)
+            return f"{contestant} shifts {event.points} RP to their follower {follower}"
         case s.Joined():
-            return f"{event.contestant} joins the sequence, sharing {event.comrade}'s tally"
+            contestant, comrade = called(names, event.contestant), called(names, event.comrade)
+            return f"{contestant} joins the sequence, sharing {comrade}'s tally"
         case s.PointsAdjusted():
             sign = "+" if event.delta > 0 else ""
-            return f"the GM adjusts the RP against {event.contestant} by {sign}{event.delta}: {event.reason}"
+            return (
+                f"the GM adjusts the RP against {called(names, event.contestant)} by {sign}{event.delta}: "
+                f"{event.reason}"
+            )
         case s.TakenOut():
-            why = {"tally": "its tally", "round": "3 RP in one round", "engaged": "an engagement it lost"}[event.reason]
-            return f"{event.contestant} is out of the sequence ({why})"
+            return f"{called(names, event.contestant)} is out of the sequence ({_OUT[event.reason]})"
         case s.Returned():
-            return f"{event.contestant} is back in the sequence"
+            return f"{called(names, event.contestant)} is back in the sequence"
         case s.SequenceDecided():
             results = "; ".join(
-                f"{o.contestant}: {'victory' if o.victory else 'defeat'} of degree {o.degree} "
+                f"{called(names, o.contestant)}: {'victory' if o.victory else 'defeat'} of degree {o.degree} "
                 f"({o.rp_for}–{o.rp_against})"
                 for o in event.outcomes
             )

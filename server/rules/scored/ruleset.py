@@ -8,6 +8,7 @@ from protocol.common import MAX_CONTESTANTS, Seat
 from protocol.errors import Refused
 from protocol.events import Revealed
 from protocol.rulesets import scored as s
+from server.engine.names import Names
 from server.engine.ruleset import Ruleset, Window
 from server.rules.scored import codes
 from server.rules.scored.decide import check_declaration, decide
@@ -97,6 +98,11 @@ def is_checkpoint(event: s.Event | Revealed) -> bool:
     return not isinstance(event, s.ContestRolled | s.StoryPointSpent | s.StoryPointsKept)
 
 
+def names(state: ScoredState) -> Names:
+    """Each contestant's id (followers' and late arrivals' included) -> the name its setup gave it."""
+    return {c: m.name for c, m in state.members.items()}
+
+
 def outcome(state: ScoredState) -> s.SequenceDecided | None:
     return state.outcome
 
@@ -115,6 +121,7 @@ SCORED: Ruleset[ScoredState] = Ruleset(
     check_declaration=check_declaration,
     is_checkpoint=is_checkpoint,
     describe=describe,
+    names=names,
     check_limits=check_limits,
     command_type=s.Command,
     declaration_type=s.Tactic,

@@ -8,7 +8,7 @@ from protocol.codec import encode
 from protocol.errors import FOREIGN, Refused
 from protocol.events import Declare, Rewind
 from protocol.rulesets import contingency as c
-from server.engine.names import Naming
+from server.engine.names import naming
 from server.engine.views import viewer_for
 from server.net.notices import notice_frame
 from server.rules.contingency import codes
@@ -44,7 +44,7 @@ def _table(mode: c.IntentMode) -> Table:
 
 
 def _received(table: Table, actor: object, first: int = 0) -> bytes:
-    """Every notice and the view this actor would receive, as bytes."""
+    """Every notice (naming what it names as the server does) and the view this actor would receive, as bytes."""
     viewer = viewer_for(actor, table.contest.created.seats)  # type: ignore[arg-type]
     out = [encode(table.view(actor))]  # type: ignore[arg-type]
     from server.engine.contest import fold
@@ -54,7 +54,8 @@ def _received(table: Table, actor: object, first: int = 0) -> bytes:
         rules_before = before.rules if before is not None else None
         after = fold(table.rules, [envelope], before)
         if envelope.version > first:
-            frame = notice_frame(table.rules, rules_before or after.rules, envelope, viewer, Naming({}, {}), "c")
+            named = naming(table.rules, table.contest.created.seats, rules_before, after.rules)
+            frame = notice_frame(table.rules, rules_before or after.rules, envelope, viewer, named, "c")
             out.append(frame or b"")
         before = after
     return b"\n".join(out)
@@ -95,10 +96,10 @@ def test_a_skipped_face_down_card_is_never_turned_over() -> None:
         mine = [(a.type, a.name, a.status) for a in table.view(viewer).rules.actions if a.character == "ann_pc"]
         assert mine == [("Influence", None, "skipped"), ("Combat", None, "planned")]
         assert SECRET.encode() not in _received(table, viewer)
-        assert b"ann_pc cannot perform its face-down Influence action" in _received(table, viewer, first)
+        assert b"Rook cannot perform its face-down Influence action" in _received(table, viewer, first)
     for viewer in (ANN, GM):
         assert [a.name for a in table.view(viewer).rules.actions if a.character == "ann_pc"] == [SECRET, "Strike"]
-        assert b"ann_pc cannot perform Feint" in _received(table, viewer, first)
+        assert b"Rook cannot perform Feint" in _received(table, viewer, first)
 
     # her next card, changed (with the GM's leave) to another only she holds, is skipped too
     table.do(ANN, c.ChangeAction(action="ann_pc.2", to=AMBUSH))
@@ -276,8 +277,8 @@ def test_a_replay_as_another_player_shows_face_down_intent_as_types() -> None:
     table.do(ANN, c.Skip(action="ann_pc.1"))
     for shape in ("text", "markdown", "json"):
         shown = render_replay(table.log, None, "player:bob", shape)
-        assert "ann_pc: face down: Influence, Combat" in shown and SECRET not in shown, shape
-        assert "ann_pc cannot perform its face-down Influence action" in shown and AMBUSH not in shown, shape
+        assert "Rook: face down: Influence, Combat" in shown and SECRET not in shown, shape
+        assert "Rook cannot perform its face-down Influence action" in shown and AMBUSH not in shown, shape
         assert SECRET in render_replay(table.log, None, "player:ann", shape)
 
 
@@ -313,7 +314,7 @@ def test_a_face_down_omens_grant_is_named_to_others_only_when_it_is_played() -> 
         assert rook.granted == []
         shown = _received(table, viewer, first)
         assert AMBUSH.encode() not in shown
-        assert b"ann_pc takes the omen Opening" in shown
+        assert b"Rook takes the omen Opening" in shown
     for viewer in (ANN, GM):
         rook = next(k for k in table.view(viewer).rules.characters if k.id == "ann_pc")
         assert rook.granted == [AMBUSH]

@@ -34,12 +34,12 @@ def test_a_disengagement_against_the_opponents_rating_tells_only_the_gm_that_rat
     everyone_attacks(table)
     # Aria's 3 is a Success, the orc's 15 a Failure: a Minor Victory
     seen = notices(table, GM, x.Disengage(contestant="aria", opponent="orc", faces=[3, 15]))
-    rolled = "aria tries to disengage from orc: 3 (Success) against 15 (Failure) vs {}: Minor Victory; withdraws"
+    rolled = "Aria tries to disengage from Orc: 3 (Success) against 15 (Failure) vs {}: Minor Victory; withdraws"
     assert seen == {
         "gm": rolled.format("12"),
-        "ann": rolled.format("orc's rating"),
-        "bob": rolled.format("orc's rating"),
-        "spectator": rolled.format("orc's rating"),
+        "ann": rolled.format("Orc's rating"),
+        "bob": rolled.format("Orc's rating"),
+        "spectator": rolled.format("Orc's rating"),
     }
 
 
@@ -56,14 +56,14 @@ def test_the_player_of_the_opponent_sees_its_rating_and_the_one_who_leaves_does_
     table = Table(duel(pvp=True))  # Ann's Aria against Bob's orc, who fights at 12
     table.declare(orc_actor=BOB)
     seen = notices(table, GM, x.Disengage(contestant="aria", faces=[3, 15]))
-    told = {who: None if text is None else ("vs 12:" in text, "vs orc's rating:" in text) for who, text in seen.items()}
+    told = {who: None if text is None else ("vs 12:" in text, "vs Orc's rating:" in text) for who, text in seen.items()}
     assert told == {"gm": (True, False), "bob": (True, False), "ann": (False, True), "spectator": (False, True)}
 
 
 def test_hero_points_granted_are_told_whole_only_to_the_gm_and_the_contestants_player() -> None:
     table = Table(raid())
     seen = notices(table, GM, x.GrantHeroPoints(contestant="aria", points=2, reason="a fine speech"))
-    line = "the GM grants aria 2 hero point(s): a fine speech"
+    line = "the GM grants Aria 2 hero point(s): a fine speech"
     # everyone else is told that a grant happened (the version moved on), not to whom, how many or why
     neutral = "the GM grants hero points"
     assert seen == {"gm": line, "ann": line, "bob": neutral, "spectator": neutral}
