@@ -1,13 +1,15 @@
 """The terminal client through a pseudo-terminal, against a real `agon serve`: a player joins from an
 invitation link, completes and declares a bid at the prompt, sees the reveal and the roll as they happen,
-gets help and a refusal with its code; a player of a scored contest types its ruleset's commands and sees
-the tallies move, and leaves with one line when the GM re-issues its invitation; a spectator may only look;
-a bad link, a forged one, a bare token without a server, or a server address that is not the WebSocket's is
-one line; an http address is taken for its WebSocket."""
+gets help and a refusal with its code; the screen says names, never ids, and the commands take the names; a
+player of a scored contest types its ruleset's commands and sees the tallies move, and leaves with one line when
+the GM re-issues its invitation; a spectator may only look; a bad link, a forged one, a bare token without a
+server, or a server address that is not the WebSocket's is one line; an http address is taken for its
+WebSocket."""
 
 from __future__ import annotations
 
 import asyncio
+import io
 import os
 import re
 import shlex
@@ -16,6 +18,7 @@ from pathlib import Path
 import pexpect
 
 from clients.python import AgonClient
+from protocol.common import Seat
 from protocol.events import CreateContest, Declare
 from protocol.rulesets import extended as x
 from protocol.rulesets import scored as s
@@ -75,28 +78,30 @@ async def ann_plays(server: ServerProcess, request: CreateContest, cwd: Path) ->
 async def test_a_player_declares_at_the_prompt_and_sees_the_reveal(agon_server: ServerFactory, tmp_path: Path) -> None:
     gm, contest, child = await ann_plays(agon_server(), duel(), tmp_path)
     try:
-        await expect(child, "you are ann \\(player\\), playing aria")
-        await expect(child, "waiting for aria, orc")
+        await expect(child, "you are ann \\(player\\), playing Aria")
+        await expect(child, "waiting for Aria, Orc")
         await expect(child, "agon>")
-        # Tab completes the command and the contestant: "dec" or "ar" alone would be refused
+        # Tab completes the command and the contestant's name: "dec" or "ar" alone would be refused
         child.send("decla\t")
         await asyncio.sleep(0.3)
         child.send(" ar\t")
         await asyncio.sleep(0.3)
         child.send(" 5 lunge at the knees\r")
         await expect(child, "ok \\(version 3\\)")
-        await expect(child, "your sealed intent for aria: “lunge at the knees”, bid 5")
+        await expect(child, "your sealed intent for Aria: “lunge at the knees”, bid 5")
 
         await gm.command(contest, Declare(participant="orc", payload=x.Intent(action="swing", bid=4)))
         await expect(child, "declarations revealed: Aria: “lunge at the knees”, bid 5; Orc: “swing”, bid 4")
-        await expect(child, "orc intends: “swing”, bid 4")
+        await expect(child, "Orc intends: “swing”, bid 4")
         await gm.command(contest, x.Roll(faces=[1, 10]))
         await expect(child, "Aria rolled 1 \\(Critical\\), Orc rolled 10 \\(Success\\)")
 
         child.send("help declare\r")
         await expect(child, "declare CONTESTANT BID \\[ACTION...\\]")
-        child.send("spend nobody\r")
-        await expect(child, "refused: .*\\[rules/no_such_contestant\\]")
+        child.send("spend nobody\r")  # no such name: the names there are, before anything is sent
+        await expect(child, "no contestant is called “nobody”: the contestants are Aria, Orc")
+        child.send("accept aria\r")
+        await expect(child, "refused: .*\\[rules/no_proposal\\]")
         child.send("undo\r")  # a GM command: a player is not offered it
         await expect(child, "no command 'undo'")
         child.send("declare aria many\r")
@@ -109,23 +114,79 @@ async def test_a_player_declares_at_the_prompt_and_sees_the_reveal(agon_server: 
     await gm.close()
 
 
+def ambush() -> CreateContest:
+    """Aria Vance (Ann Lee's PC) against Grisk: no id is its name."""
+    return CreateContest(
+        ruleset="extended",
+        title="Ambush in the pass",
+        dice="physical",
+        contest="ambush",
+        seats=[Seat("gm", "gm"), Seat("ann", "player", ["p1"], name="Ann Lee")],
+        setup=x.ExtendedSetup(
+            prize="the pass",
+            contestants=[
+                x.Contestant(id="p1", name="Aria Vance", ability="Sword", rating="15", hero_points=1),
+                x.Contestant(id="npc-7", name="Grisk", ability="Axe", rating="12"),
+            ],
+        ),
+    )
+
+
+async def test_the_screen_says_names_and_commands_take_them(agon_server: ServerFactory, tmp_path: Path) -> None:
+    gm, contest, child = await ann_plays(agon_server(), ambush(), tmp_path)
+    screen = io.StringIO()
+    child.logfile_read = screen
+    try:
+        await expect(child, "you are Ann Lee \\(player\\), playing Aria Vance ·")
+        await expect(child, "Aria Vance \\* +Sword +15 +15 +1")
+        await expect(child, "waiting for Aria Vance, Grisk")
+        await expect(child, "agon>")
+        child.send("declare aria vance 5 lunge at Grisk\r")  # a name with a space, typed as is
+        await expect(child, "ok \\(version 3\\)")
+        await expect(child, "your sealed intent for Aria Vance: “lunge at Grisk”, bid 5")
+
+        await gm.command(contest, Declare(participant="npc-7", payload=x.Intent(action="swing", bid=4)))
+        await expect(child, "Grisk intends: “swing”, bid 4")
+        await gm.command(contest, x.ProposeBid(contestant="p1", bid=4))
+        await expect(child, 'the GM proposes bid 4 for Aria Vance \\(accept "Aria Vance"\\)')
+        child.send('accept "Aria Vance"\r')  # as the hint says
+        await expect(child, "ok \\(version (\\d+)\\)")
+        await gm.wait_version(contest, int(child.match.group(1)))
+        await gm.command(contest, x.Roll(faces=[3, 15]))
+        await expect(child, "exchange 1: Aria Vance \\(Success, rolled 3\\) against Grisk \\(Failure, rolled 15\\)")
+        await expect(child, "waiting for Aria Vance to let it stand")
+        child.send("stand ARIA VANCE\r")
+        await expect(child, "ok \\(version (\\d+)\\)")
+        await gm.wait_version(contest, int(child.match.group(1)))
+        child.send("spend Grisk the Bold\r")
+        await expect(child, 'no contestant is called “Grisk the Bold”: the contestants are "Aria Vance", Grisk')
+        child.send("quit\r")
+        await expect(child, pexpect.EOF)
+    finally:
+        child.close(force=True)
+    assert child.exitstatus == 0
+    shown = ANSI.sub("", screen.getvalue())
+    assert not re.search(r"(?<![\w-])(p1|npc-7)(?![\w-])", shown), shown  # no id on the screen, ever
+    await gm.close()
+
+
 async def test_a_scored_player_types_its_rulesets_commands_and_leaves_when_revoked(
     agon_server: ServerFactory, tmp_path: Path
 ) -> None:
     gm, contest, child = await ann_plays(agon_server(), sequence(), tmp_path)
     await gm.command(contest, s.StartRound(initiative="ogre", responder="aria"))
     try:
-        await expect(child, "you are ann \\(player\\), playing aria, brin")
-        await expect(child, "ogre \\(initiative\\) against aria")
+        await expect(child, "you are ann \\(player\\), playing Aria, Brin")
+        await expect(child, "Ogre \\(initiative\\) against Aria")
         await expect(child, "agon>")
         child.send("help keep_story_points\r")
         await expect(child, "keep_story_points CONTESTANT")
         child.send("declare aria gambit feint\r")
-        await expect(child, "your sealed tactic for aria: action feint, tactic gambit")
+        await expect(child, "your sealed tactic for Aria: action feint, tactic gambit")
         await gm.command(contest, Declare(participant="ogre", payload=s.Tactic(action="overhead smash")))
-        await expect(child, "aria: gambit “feint”")
+        await expect(child, "Aria: gambit “feint”")
         child.send("roll 13 16\r")  # physical dice: the initiative's face first
-        await expect(child, "waiting for aria \\(spend_story_point or keep_story_points\\)")
+        await expect(child, "waiting for Aria \\(spend_story_point or keep_story_points\\)")
         child.send("shift_points aria brin many\r")
         await expect(child, "points: 'many' is not valid")
         child.send("start_round ogre aria\r")  # the GM's: a player is not offered it
@@ -133,7 +194,7 @@ async def test_a_scored_player_types_its_rulesets_commands_and_leaves_when_revok
         child.send("keep_story_points aria\r")
         await expect(child, "ok \\(version (\\d+)\\)")
         rules = (await gm.wait_version(contest, int(child.match.group(1)))).rules
-        await expect(child, f"Aria \\(aria\\) \\* +heroes +Sword +15 +{rules['contestants'][0]['rp']}")
+        await expect(child, f"Aria \\* +heroes +Sword +15 +{rules['contestants'][0]['rp']}")
 
         await gm.invite(contest, "ann")  # the GM re-issues ann's invitation: this link is dead
         await expect(child, pexpect.EOF)

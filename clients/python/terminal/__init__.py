@@ -28,28 +28,23 @@ from clients.python.terminal import screen
 from clients.python.terminal.commands import Spec, Usage, commands_for, help_text
 from clients.python.terminal.commands import parse as parse_line
 from clients.python.terminal.fields import literals
+from clients.python.terminal.naming import names_of
 from protocol.messages import Notice
 
 REDRAW_DELAY = 0.05  # seconds after a patch, so a burst of patches redraws once, below their notices
 
 
-IDS = ("contestants", "characters", "zones", "things")
-"""The members of a ruleset's view whose ids complete at the prompt (who and where)."""
-
-
 class CommandCompleter(Completer):
-    """Command names first; then the ids in the view (contestants, characters, zones), the command's
-    ``field=`` names and the values its fields may take; command names after ``help``."""
+    """Command names first; then the names in the view (contestants, characters, zones, things, the round's
+    actions), the command's ``field=`` names and the values its fields may take; command names after ``help``."""
 
     def __init__(self, specs: list[Spec], table: Table) -> None:
         self.specs = specs
         self.table = table
 
     def _ids(self) -> list[str]:
-        doc = self.table.mirror.doc or {}
-        rules = doc.get("rules") or {}
-        members = [m for key in IDS for m in rules.get(key) or []]
-        return list(dict.fromkeys(str(m.get("id")) for m in members if isinstance(m, dict)))
+        names = names_of(self.table.mirror.doc)
+        return list(dict.fromkeys(names.typed(k.ident) for k in names.known.values() if k.kind != "side"))
 
     def _arguments(self, name: str) -> list[str]:
         spec = next((s for s in self.specs if s.name == name), None)
@@ -65,8 +60,9 @@ class CommandCompleter(Completer):
         position = len(words) - (0 if current == "" else 1)
         naming = position == 0 or words[0] == "help"
         choices = [s.name for s in self.specs] if naming else self._arguments(words[0])
+        typed = current.lstrip("\"'").casefold()
         for choice in choices:
-            if choice.startswith(current):
+            if choice.lstrip("\"'").casefold().startswith(typed):
                 yield Completion(choice, start_position=-len(current))
 
 
@@ -143,6 +139,17 @@ class Terminal:
         return True
 
 
+def seat_name(mirror: ContestMirror) -> str:
+    """This seat by the name the GM gave it (its id when none): the welcome's ``name``, or the GM's own seat in
+    the welcome's list of seats."""
+    welcome = mirror.welcomes[-1] if mirror.welcomes else None
+    if welcome is None:
+        return str(mirror.seat)
+    named = [seat.name for seat in welcome.seats or [] if seat.id == welcome.seat and isinstance(seat.name, str)]
+    name = welcome.name if isinstance(welcome.name, str) else next(iter(named), "")
+    return name.strip() or welcome.seat
+
+
 async def _session(invitation: Invitation, watch: bool) -> int:
     table = await join_invitation(invitation)
     try:
@@ -150,8 +157,9 @@ async def _session(invitation: Invitation, watch: bool) -> int:
             console = Console(file=sys.stdout, highlight=False, soft_wrap=True)
             terminal = Terminal(table, console, watch)
             mirror = table.mirror
-            playing = f", playing {', '.join(mirror.contestants)}" if mirror.contestants else ""
-            who = f"you are {mirror.seat} ({mirror.role}){playing}"
+            names = names_of(mirror.doc)
+            playing = f", playing {names.each(mirror.contestants)}" if mirror.contestants else ""
+            who = f"you are {seat_name(mirror)} ({mirror.role}){playing}"
             console.print(f"Agon · contest {table.contest} · {who} · type help, Tab completes", markup=False)
             terminal.show_view()
             stop_changes = table.client.on_change(terminal.on_change)

@@ -4,7 +4,8 @@ The engine's commands serve every ruleset. A ruleset's commands come from its ty
 (``clients.python.join.HELPERS``): every command method there is a prompt command of the same name, its
 fields the arguments (``fields.build``), so a new command of a ruleset appears here without new code.
 The extended contest keeps a few short forms (``declare aria 5 lunge``). Parsing is pure: ``parse`` turns a
-line into a ``Call`` or raises ``Usage`` with a message."""
+line into a ``Call`` or raises ``Usage`` with a message. Wherever a command takes an id, the name people read
+for it is taken too (``naming``): it is turned into the id when the command is run, against the view then."""
 
 from __future__ import annotations
 
@@ -20,6 +21,7 @@ from clients.python.rulesets.extended import Extended
 from clients.python.rulesets.typed import Declares, Sends, commands, declaration
 from clients.python.table import Table
 from clients.python.terminal.fields import Usage, build, describe, usage
+from clients.python.terminal.naming import merge, names_of, one, referrer
 from protocol.messages import Ack
 
 __all__ = ["Call", "Spec", "Usage", "commands_for", "help_text", "parse"]
@@ -93,11 +95,16 @@ def _first_line(doc: str | None) -> str:
     return line.replace("``", "")
 
 
+def _words(table: Table, args: list[str]) -> list[str]:
+    """The words typed, a name with spaces typed as is joined into one word."""
+    return merge(args, names_of(table.mirror.doc))
+
+
 def _sends(method: Sends[Any]) -> Spec:
     kind: type[msgspec.Struct] = method.kind  # type: ignore[assignment]
 
     async def run(table: Table, args: list[str]) -> Ack:
-        return await table.send(build(kind, args))
+        return await table.send(build(kind, _words(table, args), referrer(table.mirror.doc, kind)))
 
     return Spec(method.name, usage(kind), _first_line(method.__doc__), run, method.gm_only, kind)
 
@@ -108,7 +115,9 @@ def _declares(method: Declares[Any], name: str) -> Spec:
     async def run(table: Table, args: list[str]) -> Ack:
         if not args:
             raise Usage(f"usage: {name} PARTICIPANT {usage(kind)}".rstrip())
-        return await table.declare(args[0], build(kind, args[1:]))
+        words = _words(table, args)
+        participant = one(words[0], names_of(table.mirror.doc), "participant")
+        return await table.declare(participant, build(kind, words[1:], referrer(table.mirror.doc, kind)))
 
     return Spec(name, f"PARTICIPANT {usage(kind)}".rstrip(), _first_line(method.__doc__), run, kind=kind)
 
@@ -125,41 +134,54 @@ def typed(helper: type[Table]) -> list[Spec]:
 # --- extended: short forms ------------------------------------------------------------------------------
 
 
+def _contestants(table: Extended, args: list[str], count: int, spec: str) -> list[str]:
+    """The words typed, at least ``count`` of them, with the first ``count`` turned from names into ids."""
+    words = _words(table, args)
+    _need(words, count, spec)
+    names = names_of(table.mirror.doc)
+    return [one(word, names, "contestant") for word in words[:count]] + words[count:]
+
+
 async def _intent(table: Extended, args: list[str]) -> Ack:
-    _need(args, 2, "declare CONTESTANT BID [ACTION...]")
-    return await table.intent(args[0], " ".join(args[2:]), bid=_int(args[1], "BID"))
+    words = _contestants(table, args, 1, "declare CONTESTANT BID [ACTION...]")
+    _need(words, 2, "declare CONTESTANT BID [ACTION...]")
+    return await table.intent(words[0], " ".join(words[2:]), bid=_int(words[1], "BID"))
+
+
+def _contestant(table: Extended, args: list[str], spec: str) -> str:
+    """The one contestant a command takes: all the words typed are its name (or its id)."""
+    _need(args, 1, spec)
+    return one(" ".join(args), names_of(table.mirror.doc), "contestant")
 
 
 async def _spend(table: Extended, args: list[str]) -> Ack:
-    _need(args, 1, "spend CONTESTANT")
-    return await table.spend_hero_point(args[0])
+    return await table.spend_hero_point(_contestant(table, args, "spend CONTESTANT"))
 
 
 async def _pass(table: Extended, args: list[str]) -> Ack:
-    _need(args, 1, "stand CONTESTANT")
-    return await table.let_it_stand(args[0])
+    return await table.let_it_stand(_contestant(table, args, "stand CONTESTANT"))
 
 
 async def _order(table: Extended, args: list[str]) -> Ack:
     _need(args, 2, "order CONTESTANT CONTESTANT...")
-    return await table.set_order(args)
+    return await table.set_order(_contestants(table, args, len(_words(table, args)), "order CONTESTANT..."))
 
 
 async def _propose(table: Extended, args: list[str]) -> Ack:
-    _need(args, 2, "propose CONTESTANT BID")
-    return await table.propose_bid(args[0], _int(args[1], "BID"))
+    words = _contestants(table, args, 1, "propose CONTESTANT BID")
+    _need(words, 2, "propose CONTESTANT BID")
+    return await table.propose_bid(words[0], _int(words[1], "BID"))
 
 
 async def _accept(table: Extended, args: list[str]) -> Ack:
-    _need(args, 1, "accept CONTESTANT")
-    return await table.accept_bid(args[0])
+    return await table.accept_bid(_contestant(table, args, "accept CONTESTANT"))
 
 
 async def _parting(table: Extended, args: list[str]) -> Ack:
-    _need(args, 1, "parting CONTESTANT [BID] [ACTION...]")
-    bid = _int(args[1], "BID") if len(args) > 1 and args[1].lstrip("-").isdigit() else None
-    action = " ".join(args[2:] if bid is not None else args[1:])
-    return await table.parting_shot(args[0], bid, action)
+    words = _contestants(table, args, 1, "parting CONTESTANT [BID] [ACTION...]")
+    bid = _int(words[1], "BID") if len(words) > 1 and words[1].lstrip("-").isdigit() else None
+    action = " ".join(words[2:] if bid is not None else words[1:])
+    return await table.parting_shot(words[0], bid, action)
 
 
 EXTENDED = [

@@ -10,6 +10,7 @@ import json
 import re
 import types
 import typing
+from collections.abc import Callable
 from typing import Any, Literal, Union
 
 import msgspec
@@ -46,8 +47,13 @@ def _value(word: str, kind: Any, field: str) -> Any:
     return word
 
 
-def build(kind: type[msgspec.Struct], words: list[str]) -> Any:
-    """The command ``kind`` from the words typed after its name (Usage naming the field otherwise)."""
+Refer = Callable[[dict[str, Any]], dict[str, Any]]
+"""What turns the names typed in a command's fields into the ids it carries (``naming.Referrer``)."""
+
+
+def build(kind: type[msgspec.Struct], words: list[str], refer: Refer | None = None) -> Any:
+    """The command ``kind`` from the words typed after its name (Usage naming the field otherwise); ``refer``
+    turns the names among its values into ids before it is checked."""
     fields = msgspec.structs.fields(kind)
     names = {f.name: f for f in fields}
     given: dict[str, Any] = {}
@@ -73,6 +79,8 @@ def build(kind: type[msgspec.Struct], words: list[str]) -> Any:
             raise Usage(f"too many words: {' '.join(spare)!r} ({last.name} takes one)")
     for field, word in zip(free, positional, strict=False):
         given.setdefault(field.name, _value(word, field.type, field.name))
+    if refer is not None:
+        given = refer(given)
     try:
         return msgspec.convert(given, kind, strict=False)
     except msgspec.ValidationError as error:

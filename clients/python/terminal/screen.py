@@ -12,7 +12,7 @@ from rich.console import Group, RenderableType
 from rich.text import Text
 
 from clients.python import render
-from clients.python.terminal.layouts import contingency, extended, karbon, scored
+from clients.python.terminal.layouts import Names, contingency, extended, karbon, lookup, scored
 
 RULESETS: dict[str, Callable[[dict[str, Any]], list[RenderableType]]] = {
     "extended": extended.layout,
@@ -41,26 +41,27 @@ def _engine(view: dict[str, Any]) -> list[RenderableType]:
     parts: list[RenderableType] = []
     seal = view.get("seal")
     if seal is not None:
+        names = lookup(view)
         declared = {d["participant"]: d for d in seal["declared"]}
         waiting = [p for p in seal["expected"] if p not in declared]
-        line = f"declaring ({seal['window']}): declared {', '.join(declared) or 'nobody yet'}"
+        line = f"declaring ({seal['window']}): declared {names.each(declared) or 'nobody yet'}"
         if waiting:
-            line += f"; waiting for {', '.join(waiting)}"
+            line += f"; waiting for {names.each(waiting)}"
         parts.append(Text(line))
         for participant, d in declared.items():
             if d["payload"] is not None:
-                kind, text = _payload(d["payload"])
-                parts.append(Text(f"  your sealed {kind} for {participant}: {text}"))
+                kind, text = _payload(d["payload"], names)
+                parts.append(Text(f"  your sealed {kind} for {names(participant)}: {text}"))
     if view.get("seed"):
         parts.append(Text(f"dice seed revealed: {view['seed']}"))
     return parts
 
 
-def _payload(payload: dict[str, Any]) -> tuple[str, str]:
+def _payload(payload: dict[str, Any], names: Names) -> tuple[str, str]:
     """A sealed declaration's kind (``intent``, ``tactic``, ``risk``) and its content in words."""
     kind = str(payload.get("type", "")).rpartition(".")[2] or "declaration"
     if kind == "intent" and "bid" in payload:
-        return kind, extended.intent_text(payload)
+        return kind, extended.intent_text(payload, names)
     shown = [
         f"{k.replace('_', ' ')} {_words(v)}" for k, v in payload.items() if k != "type" and v not in (None, "", [])
     ]
