@@ -191,7 +191,8 @@ class GrantHeroPoints(_Msg, frozen=True, tag="extended.grant_hero_points"):
 
 
 class DeclinePartingShot(_Msg, frozen=True, tag="extended.decline_parting_shot"):
-    """The victor lets the defeated opponent go without a parting shot."""
+    """The victor lets the defeated opponent go without a parting shot (its controller, or the GM for a player
+    who does not answer)."""
 
     contestant: Id
 
@@ -568,6 +569,7 @@ class ExtendedView(msgspec.Struct, frozen=True, tag_field="type", tag="extended.
     players_type_faces: bool = False  # physical dice: the acting contestant's player may type the faces
     group: bool = False  # three or more contestants
     order_mode: OrderMode | None = None
+    ordered: bool = False  # the GM has set this round's order (by daring, bid, AP total or by hand)
     acted: list[str] = []  # who has acted this round
     delayed: list[str] = []  # who is delaying (acts at the end unless it jumps in)
     targets_left: list[str] = []  # the acting contestant's targets still to engage

@@ -113,7 +113,8 @@ def decide(state: ExtendedState, command: x.Command, ctx: Context) -> Sequence[x
         case x.PartingShot():
             return _parting_shot(state, command, ctx)
         case x.DeclinePartingShot():
-            _controls(ctx, command.contestant)
+            if not ctx.is_gm:  # the GM may let the defeated go for a player who does not answer, as it confirms
+                _controls(ctx, command.contestant)
             if command.contestant not in state.open_shots:
                 raise Refused(codes.NOT_THE_VICTOR, f"contestant: {command.contestant!r} has no parting shot to take")
             declined = x.PartingShotDeclined(contestant=command.contestant)

@@ -33,6 +33,7 @@ def _evolve(state: ExtendedState, event: x.Event | Revealed) -> ExtendedState:
                 current=None,
                 targets_left=[],
                 order_mode=None,
+                ordered=False,
                 daring={},
                 changes_allowed=[],
                 intents={},
@@ -54,7 +55,9 @@ def _evolve(state: ExtendedState, event: x.Event | Revealed) -> ExtendedState:
             )
             return replace(state, intents=intents, phase="ready", fighters=_switch(state, intents))
         case x.OrderSet():
-            return replace(state, order=list(event.order), base_order=list(event.order), order_mode=event.mode)
+            return replace(
+                state, order=list(event.order), base_order=list(event.order), order_mode=event.mode, ordered=True
+            )
         case x.DaringRanked():
             return replace(state, daring={**state.daring, event.contestant: event.daring})
         case x.Delayed():

@@ -80,6 +80,7 @@ class ExtendedState(msgspec.Struct, frozen=True, gc=False):
     current: str | None = None  # a contestant part-way through its turn (more targets to engage)
     targets_left: list[str] = []
     order_mode: OrderMode | None = None
+    ordered: bool = False  # the GM has set this round's order (by a mode or by hand)
     daring: dict[str, Daring] = {}  # the GM's ranking of this round's actions, where it differs
     changes_allowed: list[str] = []
     intents: dict[str, Intent] = {}

@@ -49,6 +49,7 @@ def view(state: ExtendedState, viewer: Viewer) -> x.ExtendedView:
         better_roll=state.better_roll,
         group=state.group,
         order_mode=state.order_mode,
+        ordered=state.ordered,
         acted=list(state.acted),
         delayed=list(state.delayed),
         targets_left=list(state.targets_left),

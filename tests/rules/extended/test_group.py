@@ -5,15 +5,17 @@ from __future__ import annotations
 
 from typing import Any
 
+import msgspec
 import pytest
 
+from protocol.common import Seat
 from protocol.events import CloseDeclarations, Declare
 from protocol.rulesets import extended as x
 from server.engine.ruleset import Viewer
 from server.rules.extended.ruleset import window
 from server.rules.extended.view import view
 from tests.engine.table import ANN, BOB, GM, Table
-from tests.rules.extended.group import attack, declare, raid
+from tests.rules.extended.group import PLAYER, attack, declare, raid
 
 
 def last(table: Table, kind: type[Any]) -> Any:
@@ -541,6 +543,24 @@ def test_a_parting_shot_open_at_the_end_of_the_round_holds_it_until_declined() -
     assert table.rules.round == 1 and table.rules.open_shots == {"shaman": "aria"}
     table.do(GM, x.DeclinePartingShot(contestant="shaman"))
     assert table.rules.round == 2
+
+
+def test_the_gm_lets_the_defeated_go_for_a_player_who_does_not_answer(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setitem(PLAYER, "shaman", BOB)  # Bob plays the shaman too: its parting shot is his to take
+    request = raid()
+    seats = [Seat("gm", "gm"), Seat("ann", "player", ["aria"]), Seat("bob", "player", ["bran", "shaman"])]
+    table = Table(msgspec.structs.replace(request, seats=seats))
+    everyone_attacks(table, shaman=8)
+    table.do(GM, x.Adjust(contestant="aria", delta=-7, reason="an arrow"))
+    for _ in range(4):
+        table.do(GM, x.Roll(faces=[19, 19]))
+        table.stand()
+    table.do(GM, x.Roll(faces=[5, 16]))  # the shaman takes Aria from 8 to 0 as the round's last exchange
+    table.stand()
+    assert table.rules.round == 1 and table.rules.open_shots == {"shaman": "aria"}
+    assert table.refused(ANN, x.DeclinePartingShot(contestant="shaman")) == "auth/not_your_seat"
+    table.do(GM, x.DeclinePartingShot(contestant="shaman"))  # Bob does not answer: the GM moves the table on
+    assert table.rules.round == 2 and table.rules.open_shots == {}
 
 
 # --- final action ------------------------------------------------------------------------------------------
