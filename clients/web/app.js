@@ -1,10 +1,10 @@
 // The browser client: start page, new contest, GM console, player and spectator pages, replay viewer.
 // The route is in the URL fragment: "#t=TOKEN" opens a contest with an invitation (the token never goes to
 // the server in a URL, nor in a Referer); "#new" the creation form; "#replay" opens a replay by link.
-import { html, render, useEffect, useMemo, useRef, useState } from "./vendor/preact-htm.js";
+import { html, render, useContext, useEffect, useMemo, useRef, useState } from "./vendor/preact-htm.js";
 import { Link, newId } from "./net.js";
 import * as memory from "./store.js";
-import { ActionButton, ApChart, ConnectionBadge, Field, Invitation, Log, Select, explain } from "./ui.js";
+import { ActionButton, ApChart, ConnectionBadge, Field, Invitation, Log, Names, Select, explain, explainField } from "./ui.js";
 import { ruleset, rulesets } from "./rules/registry.js";
 import "./rules/extended.js";
 import "./rules/herowars.js";
@@ -30,6 +30,26 @@ function inviteUrl(token) {
 
 function go(hash) {
   location.hash = hash;
+}
+
+// Everyone and everything a contest's view names, by id: its seats, whatever its rules list with an id and a
+// name (contestants, characters, zones…), a scene's agent, and the ruleset's own names(view) above all.
+function knownNames(view, panels = null, seats = []) {
+  const found = {};
+  for (const seat of seats ?? []) if (seat?.id && seat.name) found[seat.id] = seat.name;
+  const rules = view?.rules ?? {};
+  if (typeof rules.agent === "string" && typeof rules.name === "string") found[rules.agent] = rules.name;
+  for (const value of Object.values(rules)) {
+    if (!Array.isArray(value)) continue;
+    for (const item of value) if (typeof item?.id === "string" && typeof item.name === "string" && item.name) found[item.id] = item.name;
+  }
+  let own = {};
+  try {
+    own = (view?.rules && panels?.names?.(view)) || {};
+  } catch {
+    own = {};
+  }
+  return { ...found, ...own };
 }
 
 // --- start page ----------------------------------------------------------------------------------------
@@ -108,7 +128,7 @@ function NewContest() {
   const [dice, setDice] = useState("server");
   const [setup, setSetup] = useState(() => panels.newSetup());
   const [errors, setErrors] = useState({});
-  const [problem, setProblem] = useState(null);
+  const [problem, setProblem] = useState(null); // { error, names }
   const [busy, setBusy] = useState(false);
   const choose = (value) => {
     setName(value);
@@ -143,9 +163,10 @@ function NewContest() {
       });
       go(`t=${created.invitations.gm}`);
     } catch (refusal) {
-      const field = panels.fieldOf?.(refusal.message);
-      if (field) setErrors({ [field]: refusal.message });
-      setProblem(refusal);
+      const names = knownNames({ rules: built.setup }, null, built.seats);
+      const field = panels.fieldOf?.(refusal?.message);
+      if (field) setErrors({ [field]: explainField(refusal, names) });
+      setProblem({ error: refusal, names });
     } finally {
       setBusy(false);
       link.close();
@@ -164,7 +185,7 @@ function NewContest() {
           hint=${dice === "server" ? "Rolled by the server, committed in advance, verifiable by anyone once the contest is concluded." : "Rolled at the table; the GM types in the faces."} />
       </div>
       <${SetupForm} setup=${setup} onChange=${setSetup} errors=${errors} />
-      ${problem && html`<p class="refusal" role="alert" data-testid="create-error">${explain(problem)}</p>`}
+      ${problem && html`<p class="refusal" role="alert" data-testid="create-error">${explain(problem.error, problem.names)}</p>`}
       <div class="form-end"><button type="submit" class="primary" disabled=${busy} data-testid="create">Create the contest</button></div>
     </form>
   </main>`;
@@ -204,7 +225,7 @@ function Problem({ link }) {
       <p role="alert" data-testid="revoked">The GM re-issued this invitation: ask the GM for the new link.</p><p><a href="#">Agon</a></p></main>`;
   }
   return html`<main class="page" id="main"><h1>Cannot open this contest</h1>
-    <p role="alert" data-testid="link-problem">${explain(link.problem)}</p><p><a href="#">Agon</a></p></main>`;
+    <p role="alert" data-testid="link-problem">${explain(link.problem, knownNames(link.view, link.view && ruleset(link.view.ruleset), link.welcome?.seats))}</p><p><a href="#">Agon</a></p></main>`;
 }
 
 function Contest({ token }) {
@@ -231,7 +252,7 @@ function Contest({ token }) {
   }
   const who = role === "gm" ? "GM console" : role === "player" ? `Player: ${link.welcome.name ?? me.seat}` : "Spectator";
   document.title = `${view.title || "Untitled contest"} · ${who} · Agon`;
-  return html`<div class=${`contest role-${role}`}>
+  return html`<${Names.Provider} value=${knownNames(view, panels, link.welcome.seats)}><div class=${`contest role-${role}`}>
     <header class="topbar">
       <a href="#" class="brand">Agon</a>
       <div class="title"><h1>${view.title || "Untitled contest"}</h1><span class="who" data-testid="role">${who}</span></div>
@@ -254,7 +275,7 @@ function Contest({ token }) {
         ${role !== "gm" && html`<${Log} notices=${notices} />`}
       </div>
     </main>
-  </div>`;
+  </div><//>`;
 }
 
 // The AP chart as the view records it (rulesets without one return null).
@@ -265,7 +286,8 @@ function Chart({ view, panels }) {
   return html`<section class="panel" data-testid="ap-chart"><${ApChart} points=${points} names=${names} /></section>`;
 }
 
-// Who has sealed a declaration this window (payloads only for their author and the GM).
+// Who has sealed a declaration this window (payloads only for their author and the GM; the commitments are the
+// replay's to verify, not for people to read).
 function Seal({ view, panels }) {
   const seal = view.seal;
   if (!seal) return null;
@@ -275,7 +297,7 @@ function Seal({ view, panels }) {
     <ul>${seal.expected.map((p) => {
       const d = seal.declared.find((x) => x.participant === p);
       return html`<li key=${p} data-testid=${`seal-${p}`}>
-        <strong>${contestants[p] ?? p}</strong>: ${d ? html`<span class="tag ok">sealed</span> <code title="commitment">${d.commitment.slice(0, 12)}…</code>` : html`<span class="tag warn">waiting</span>`}
+        <strong>${contestants[p] ?? p}</strong>: ${d ? html`<span class="tag ok">sealed</span>` : html`<span class="tag warn">waiting</span>`}
         ${d?.payload ? html`<span class="payload"> — ${panels?.declarationWords?.(d.payload) ?? `${d.payload.action || "(no action)"}${"bid" in d.payload ? `, bid ${d.payload.bid ?? 3}` : ""}${d.payload.tactic ? `, ${d.payload.tactic}` : ""}`}</span>` : ""}
       </li>`;
     })}</ul>
@@ -346,6 +368,7 @@ function Invitations({ view, link, panels }) {
 function Timeline({ link, version, act }) {
   const [timeline, setTimeline] = useState(null);
   const [error, setError] = useState(null);
+  const names = useContext(Names);
   const held = useRef(null);
   useEffect(() => {
     if (link.state !== "open") return undefined;
@@ -371,7 +394,7 @@ function Timeline({ link, version, act }) {
   }, [timeline?.entries.length]);
   return html`<section class="panel timeline" aria-labelledby="timeline-title" data-testid="timeline">
     <h2 id="timeline-title">Timeline</h2>
-    ${error && html`<p class="refusal" role="alert">${explain(error)}</p>`}
+    ${error && html`<p class="refusal" role="alert">${explain(error, names)}</p>`}
     <ol ref=${list} class="timeline-list" tabindex="0" aria-label="events of the contest">
       ${(timeline?.entries ?? []).map((e) => html`<li key=${e.version} class=${`${e.undone ? "undone" : ""} ${e.checkpoint ? "checkpoint" : ""}`} data-testid=${`event-${e.version}`}>
         <span class="v">v${e.version}</span> <span class="text">${e.text}</span>${e.undone ? html` <span class="tag">undone</span>` : ""}
@@ -438,7 +461,7 @@ function Replay({ token }) {
             <button type="button" onClick=${() => setAt(Math.min(data?.head ?? 1, shown + 1))} disabled=${shown >= (data?.head ?? 1)}>Next →</button>
             <button type="button" onClick=${() => setAt(null)}>Latest</button>
           </div>
-          ${error && html`<p class="refusal" role="alert">${explain(error)}</p>`}
+          ${error && html`<p class="refusal" role="alert">${explain(error, knownNames(data?.view ?? link.view, panels, seats))}</p>`}
         </section>
         ${v && html`<section class=${`panel verification ${v.ok ? "ok" : "bad"}`} aria-labelledby="verify-title" data-testid="verification">
           <h2 id="verify-title">Verification: ${v.ok ? "the log is intact" : "FAILED"}</h2>
@@ -449,7 +472,7 @@ function Replay({ token }) {
           ${data.read_only && html`<p>Imported contest: read-only.</p>`}
         </section>`}
         ${Board && html`<${Board} view=${data.view} me=${{ role: viewer === "gm" ? "gm" : viewer === SPECTATOR ? "spectator" : "player", seat: viewer, contestants: [] }} />`}
-        ${data && html`<${Seal} view=${data.view} />`}
+        ${data && html`<${Seal} view=${data.view} panels=${panels} />`}
         ${panels && html`<${Chart} view=${data.view} panels=${panels} />`}
       </div>
       <div class="column side-column">

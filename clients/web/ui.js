@@ -1,19 +1,9 @@
 // Small shared components for the pages and the rulesets' panels.
-import { html, useEffect, useRef, useState } from "./vendor/preact-htm.js";
+import { createContext, html, useContext, useEffect, useRef, useState } from "./vendor/preact-htm.js";
 import uPlot from "./vendor/uPlot.esm.js";
+import { refusalWords, specific } from "./refusals.js";
 
 export { html };
-
-// Human words for a refusal's stable code (the server's message names the field; this says what to do).
-const ADVICE = {
-  "net/offline": "Not connected right now.",
-  "auth/forbidden": "You may not do that.",
-  "auth/revoked": "This invitation was re-issued: ask the GM for the new link.",
-  "auth/not_your_seat": "That contestant is not yours.",
-  "contest/over": "The contest is over.",
-  "contest/read_only": "This contest was imported: it can be replayed, not changed.",
-  "rate/limited": "Too fast: wait a moment.",
-};
 
 // An id for a name, unique among `taken` (which it joins): “Sir Aria” → sir-aria, then sir-aria-2.
 export function slug(text, taken) {
@@ -24,10 +14,20 @@ export function slug(text, taken) {
   return id;
 }
 
-export function explain(error) {
-  if (!error) return "";
-  const advice = ADVICE[error.code];
-  return advice ? `${advice} (${error.message})` : error.message || String(error.code);
+// Who the page knows by name (id -> name), for the refusals shown below it: a contest page provides its
+// contestants, characters, zones and seats.
+export const Names = createContext({});
+
+// A refusal in words, from the catalogue in refusals.js: its sentence, then the specific the server's message
+// carries (a number, a limit, someone named), with ids given as `names` has them.
+export function explain(error, names = {}) {
+  return refusalWords(error, names);
+}
+
+// Only the specific a refusal carries (for the field it is about), else its whole explanation.
+export function explainField(error, names = {}) {
+  const detail = specific(error, names);
+  return detail.found ? detail.text : explain(error, names);
 }
 
 // A button running an async action: busy while it runs, the refusal explained next to it.
@@ -51,8 +51,9 @@ function useAction(run) {
 
 // A button running an async action; with `confirm` (a question), the first press asks it next to the button
 // and only "Yes" runs the action ("No", or a while, puts the button back).
-export function ActionButton({ label, run, kind = "", disabled = false, title = undefined, testid = undefined, confirm = "" }) {
+export function ActionButton({ label, run, kind = "", disabled = false, title = undefined, testid = undefined, confirm = "", names = undefined }) {
   const [busy, error, click] = useAction(run);
+  const known = useContext(Names);
   const [asking, setAsking] = useState(false);
   useEffect(() => {
     if (!asking) return undefined;
@@ -68,13 +69,14 @@ export function ActionButton({ label, run, kind = "", disabled = false, title = 
   }
   return html`<span class="action">
     <button type="button" class=${kind} onClick=${confirm ? () => setAsking(true) : click} disabled=${busy || disabled} title=${title} data-testid=${testid}>${label}</button>
-    ${error && html`<span class="refusal" role="alert">${explain(error)}</span>`}
+    ${error && html`<span class="refusal" role="alert">${explain(error, names ?? known)}</span>`}
   </span>`;
 }
 
 // A form whose submit runs an async action; the refusal is shown under it (and given to onError).
-export function ActionForm({ run, label, children, testid = undefined, kind = "primary" }) {
+export function ActionForm({ run, label, children, testid = undefined, kind = "primary", names = undefined }) {
   const [busy, error, start] = useAction(run);
+  const known = useContext(Names);
   const submit = (event) => {
     event.preventDefault();
     start();
@@ -83,7 +85,7 @@ export function ActionForm({ run, label, children, testid = undefined, kind = "p
     ${children}
     <div class="form-end">
       <button type="submit" class=${kind} disabled=${busy}>${label}</button>
-      ${error && html`<p class="refusal" role="alert">${explain(error)}</p>`}
+      ${error && html`<p class="refusal" role="alert">${explain(error, names ?? known)}</p>`}
     </div>
   </form>`;
 }
@@ -122,14 +124,20 @@ export function Check({ label, checked, onChange, hint = "", name = "" }) {
   </div>`;
 }
 
+// Option texts longer than a phone's select shows: the chosen one is also written out under it, wrapped (on narrow
+// screens only; a screen reader hears it from the select itself).
+const LONG_OPTION = 34;
+
 export function Select({ label, value, onChange, options, hint = "", name = "", error = "" }) {
   const id = useFieldId(name || "select");
+  const chosen = options.find(([v]) => v === value)?.[1] ?? "";
   return html`<div class=${`field ${error ? "invalid" : ""}`}>
     <label for=${id}>${label}</label>
     <select id=${id} name=${name} value=${value} onChange=${(e) => onChange(e.currentTarget.value)}
       aria-describedby=${[hint && `${id}-hint`, error && `${id}-error`].filter(Boolean).join(" ") || undefined}>
       ${options.map(([v, text]) => html`<option value=${v} selected=${v === value}>${text}</option>`)}
     </select>
+    ${String(chosen).length > LONG_OPTION && html`<small class="chosen" aria-hidden="true" data-testid=${name && `${name}-chosen`}>${chosen}</small>`}
     ${hint && html`<small id=${`${id}-hint`} class="hint">${hint}</small>`}
     ${error && html`<small id=${`${id}-error`} class="error" role="alert">${error}</small>`}
   </div>`;

@@ -48,7 +48,7 @@ def test_the_auditor_link_opens_the_replay_viewer_in_a_browser(
         page.get_by_role("button", name="Open").click()
         expect(page.get_by_test_id("verification")).to_contain_text("the log is intact")
         page.goto(f"{server.http_url}/#t=agon1.bm90.aGVsbG8")
-        expect(page.get_by_test_id("link-problem")).to_contain_text("signature does not match")
+        expect(page.get_by_test_id("link-problem")).to_contain_text("This link does not work")
         assert_accessible(page, "a link that does not work")
         page.goto(f"{server.http_url}/developers.html")
         assert_accessible(page, "developers page")
