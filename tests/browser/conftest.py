@@ -84,8 +84,10 @@ class Pages:
         self.contexts: list[BrowserContext] = []
         self.errors: list[str] = []
 
-    def open(self, url: str, viewport: dict[str, int] | None = None) -> tuple[Page, Frames]:
-        context = self.browser.new_context(viewport=viewport or DESKTOP)  # type: ignore[arg-type]
+    def open(self, url: str, viewport: dict[str, int] | None = None, **options: Any) -> tuple[Page, Frames]:
+        """A page of its own browser context at ``url``; ``options`` are the context's (``color_scheme``,
+        ``has_touch``...)."""
+        context = self.browser.new_context(viewport=viewport or DESKTOP, **options)  # type: ignore[arg-type]
         self.contexts.append(context)
         page = context.new_page()
         frames = Frames(page)

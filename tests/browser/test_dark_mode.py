@@ -10,7 +10,7 @@ import re
 
 from playwright.sync_api import Page, expect
 
-from tests.browser.conftest import DESKTOP, Frames, Pages, assert_accessible, screenshot
+from tests.browser.conftest import Pages, assert_accessible, screenshot
 from tests.browser.test_contest import declare, faces, link_of
 from tests.browser.test_contingency import create as create_contingency
 from tests.e2e.conftest import ServerFactory
@@ -18,17 +18,7 @@ from tests.e2e.conftest import ServerFactory
 
 def open_dark(pages: Pages, url: str) -> Page:
     """A page in its own browser context that prefers a dark colour scheme (closed with the others)."""
-    context = pages.browser.new_context(viewport=DESKTOP, color_scheme="dark")  # type: ignore[arg-type]
-    pages.contexts.append(context)
-    page = context.new_page()
-    Frames(page)
-    page.on("pageerror", lambda error: pages.errors.append(f"{url}: {error}"))
-    page.on(
-        "console",
-        lambda message: pages.errors.append(f"{url}: {message.text}") if message.type == "error" else None,
-    )
-    page.goto(url)
-    return page
+    return pages.open(url, color_scheme="dark")[0]
 
 
 LUMINANCE = """(selector) => {
