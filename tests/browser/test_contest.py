@@ -10,6 +10,7 @@ import re
 from playwright.sync_api import Page, expect
 
 from tests.browser.conftest import Frames, Pages, assert_accessible, screenshot, storage
+from tests.browser.test_group_round import MOVE_BOX, no_empty_move_box
 from tests.e2e.conftest import ServerFactory
 
 SECRET_ACTION = "feint-left-7f3a9c"  # Ann's sealed action: must reach nobody else before the reveal
@@ -107,6 +108,12 @@ def test_a_contest_is_created_played_and_watched_in_browsers(agon_server: Server
     expect(ann.get_by_test_id("intent-aria")).to_be_visible()
     expect_ap(everyone, "orc", ["12", "?", "12", "?"])
 
+    # each player's limit is said next to the bid before anything is sent: a PC may stake its starting AP
+    expect(ann.get_by_test_id("intent-aria").get_by_text("At most 15 AP")).to_be_visible()
+    expect(bob.get_by_test_id("intent-orc").get_by_test_id("intent-bid")).to_have_accessible_description(
+        "At most 12 AP (at least 1); empty: 3."
+    )
+
     # Round 1: Ann seals her intent; nobody else may see a byte of it until Bob has sealed his
     declare(ann, "aria", SECRET_ACTION, 7)
     expect(ann.get_by_test_id("sealed-aria")).to_contain_text("waiting for 1 other")
@@ -121,11 +128,26 @@ def test_a_contest_is_created_played_and_watched_in_browsers(agon_server: Server
     for page in everyone:  # revealed together
         expect(page.get_by_test_id("intents")).to_contain_text(SECRET_ACTION)
         expect(page.get_by_test_id("intents")).to_contain_text("overhead swing")
+    # before the round's first roll the GM may swap the order, said beside it; the players type no faces (the GM
+    # does at this table): the board says what the contest waits for
+    expect(gm.get_by_test_id("swap-order")).to_contain_text("Only before the round's first roll.")
+    for page in (ann, bob):
+        expect(page.get_by_test_id("face-actor")).to_have_count(0)
+        expect(page.get_by_test_id("waiting-for")).to_have_text(
+            "Waiting for Aria's exchange: the GM types the faces rolled at the table."
+        )
+    for page in everyone:
+        no_empty_move_box(page)
+    expect(watcher.locator(MOVE_BOX)).to_have_count(0)  # a spectator has no box at all
 
     # Aria's exchange: 2 against 15, Success against Failure: the orc loses 7
     faces(gm, 2, 15, ann, bob)
     expect_ap(everyone, "orc", ["5", "5", "5", "5"])
-    expect(ann.get_by_test_id("last")).to_contain_text("orc loses 7 AP")
+    expect(ann.get_by_test_id("last")).to_contain_text("Orc loses 7 AP")  # named, never the id
+    expect(gm.get_by_test_id("swap-order")).to_have_count(0)  # the round has begun
+    expect(ann.locator(MOVE_BOX)).to_be_hidden()  # Aria has acted: nothing for Ann until the orc's exchange is rolled
+    for page in everyone:
+        no_empty_move_box(page)
     # the GM undoes it: every page is back where it was (the orc's AP hidden again from those not entitled)
     gm.get_by_test_id("undo").click()
     expect_ap(everyone, "orc", ["12", "?", "12", "?"])

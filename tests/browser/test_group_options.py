@@ -23,7 +23,7 @@ from protocol.events import CreateContest
 from protocol.messages import Invitations
 from protocol.rulesets import extended as x
 from tests.browser.conftest import Pages, assert_accessible, screenshot
-from tests.browser.test_group_round import seal
+from tests.browser.test_group_round import MOVE_BOX, no_empty_move_box, seal
 from tests.e2e.conftest import ServerFactory
 
 AMBUSH = x.ExtendedSetup(
@@ -111,6 +111,16 @@ def test_delay_parting_shot_disengage_rejoin_and_gift_in_browsers(agon_server: S
         expect(page.get_by_test_id("side-raiders")).to_contain_text("Goblin (out)")
         expect(page.get_by_test_id("shot-open-bran")).to_have_text("Bran may take a parting shot at Goblin.")
     expect(ann.get_by_test_id("shot-bran")).to_have_count(0)  # the GM's victor: no control on Ann's page
+    # the GM settles the shot before Bran goes on to the orc: the step says so, and no faces before it
+    expect(gm.get_by_test_id("shot-step-bran").locator(".step-say")).to_have_text(
+        "Bran may take a parting shot at Goblin before the next turn: take it or let Goblin go."
+    )
+    expect(gm.get_by_test_id("face-actor")).to_have_count(0)
+    expect(gm.get_by_test_id("shot-bran").get_by_label("Bid")).to_have_accessible_description(
+        "At most 12 AP (at least 1); empty: 3."
+    )
+    for page in everyone:
+        no_empty_move_box(page)
 
     # Bran's parting shot, bid 2, before he engages the orc: his 6 (Success) against the goblin's 11 (Failure,
     # TN 6): it loses 1 × 2 more
@@ -139,6 +149,7 @@ def test_delay_parting_shot_disengage_rejoin_and_gift_in_browsers(agon_server: S
 
     # Aria disengages from the orc: her 3 and its 10 are both Successes (TN 15 and 12), the lower roll wins:
     # a Marginal Victory, and any victory leaves the contest (5.3.10) with her 15 AP
+    ann.get_by_text("Aria: disengage instead of acting").click()  # folded below the roll: an alternative to it
     simple(ann, "disengage-aria", 3, 10, "Try to disengage")
     for page in everyone:
         expect(page.get_by_test_id("side-heroes")).to_contain_text("Aria (withdrawn)")
@@ -166,6 +177,7 @@ def test_delay_parting_shot_disengage_rejoin_and_gift_in_browsers(agon_server: S
 
     # the orc tries to disengage from Bran: its 15 a Failure (TN 12) against Bran's 5, a Success: a Minor
     # Defeat, it stays and gives Bran 1/4 of its 12 AP (5.3.10.1): 3
+    gm.get_by_text("Orc: disengage instead of acting").click()
     gm.get_by_test_id("disengage-orc").get_by_label("From").select_option("bran")
     simple(gm, "disengage-orc", 15, 5, "Try to disengage")
     for page in everyone:
@@ -178,15 +190,30 @@ def test_delay_parting_shot_disengage_rejoin_and_gift_in_browsers(agon_server: S
     ann.get_by_test_id("pass-aria").click()
     for page in everyone:
         expect(page.get_by_test_id("ap-rat")).to_have_text("0")
-        expect(page.get_by_test_id("shot-open-aria")).to_have_text("Aria may take a parting shot at Rat.")
+        expect(page.get_by_test_id("shot-open-aria")).to_have_text(
+            "Aria may take a parting shot at Rat: the round waits for it."
+        )
         expect(page.get_by_test_id("phase")).to_contain_text("Round 1")  # the round waits for her choice
-    expect(gm.get_by_test_id("decline-aria")).to_have_count(0)  # Ann's to choose
+    # Ann's to choose; the GM is told whom the round waits for, and may let the rat go if she does not answer
+    expect(gm.get_by_test_id("shot-waiting-aria").locator(".step-say")).to_have_text(
+        "Waiting for Aria's player to take a parting shot at Rat or let Rat go. "
+        "If they do not answer, you can let Rat go for them."
+    )
+    expect(gm.get_by_test_id("decline-aria")).to_have_text("Let Rat go")
+    expect(ann.get_by_test_id("shot-step-aria").locator(".step-say")).to_have_text(
+        "Waiting for Aria's parting shot at Rat: take it or let Rat go."
+    )
+    expect(ann.get_by_test_id("shot-aria").get_by_text("At most 20 AP")).to_be_visible()  # her 20 AP now
+    for page in everyone:
+        no_empty_move_box(page)
     ann.get_by_test_id("decline-aria").click()
     for page in everyone:
         expect(page.get_by_test_id("phase")).to_contain_text("Round 2")  # everyone still in has acted
         expect(page.get_by_test_id("side-raiders")).to_contain_text("Orc (in), Goblin (out), Rat (out)")
     expect(watcher.get_by_test_id("ap-rat")).to_have_text("0")
     expect(ann.get_by_test_id("intent-aria")).to_be_visible()
+    for page in everyone:
+        no_empty_move_box(page)
     assert_accessible(ann, "group options, player page")
     assert_accessible(gm, "group options, GM console")
     assert_accessible(watcher, "group options, spectator page")
@@ -223,4 +250,7 @@ def test_a_decided_group_contest_states_its_outcome_once(agon_server: ServerFact
         expect(outcome).to_contain_text("raiders: ")
         expect(outcome).to_contain_text("Orc: Marginal defeat, Hurt")
         expect(page.get_by_text("wins the prize")).to_have_count(1)
+        if token == links.seats["ann"]:  # nothing left for her to do: no empty box on her page
+            expect(page.locator(MOVE_BOX)).to_be_hidden()
+        no_empty_move_box(page)
     assert pages.errors == [], pages.errors

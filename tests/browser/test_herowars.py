@@ -10,6 +10,7 @@ from playwright.sync_api import Page, expect
 
 from tests.browser.conftest import Pages, assert_accessible, screenshot
 from tests.browser.test_contest import expect_ap, faces, link_of
+from tests.browser.test_group_round import MOVE_BOX, no_empty_move_box
 from tests.e2e.conftest import ServerFactory
 
 SEALED_BID = "ford-charge-5b21e0"  # Ann's sealed intent: nobody else sees it before the reveal
@@ -48,24 +49,36 @@ def test_a_herowars_contest_is_played_in_browsers(agon_server: ServerFactory, pa
     everyone = [gm, ann, bob]
     expect(ann.get_by_test_id("phase")).to_contain_text("Bids (sealed)")
 
-    # Round 1: sealed bids, revealed together
+    # Round 1: sealed bids, revealed together; each limit said beside its bid before anything is sent
+    expect(ann.get_by_test_id("intent-erik").get_by_text("At most 15 AP")).to_be_visible()
     bid(ann, "erik", SEALED_BID, 10)
     expect(ann.get_by_test_id("sealed-erik")).to_contain_text("waiting for 1 other")
     assert SEALED_BID not in bob.content() and not [f for f in bob_frames.received if SEALED_BID in f]
     bid(bob, "jonas", "hold the ford", 3)
     for page in everyone:
         expect(page.get_by_test_id("intents")).to_contain_text(SEALED_BID)
+    # the GM may swap the order until the first roll; the players wait for the faces, with no empty box
+    expect(gm.get_by_test_id("swap-order")).to_contain_text("Only before the round's first roll.")
+    for page in (ann, bob):
+        expect(page.locator(MOVE_BOX)).to_be_hidden()
+        expect(page.get_by_test_id("waiting-for")).to_contain_text("Waiting for Erik's exchange")
+    for page in everyone:
+        no_empty_move_box(page)
 
     # Erik's exchange: Success (6) against a higher Success (12): 10 doubled, halved by Jonas's Success
     faces(gm, 6, 12, ann, bob)
     expect_ap(everyone, "jonas", ["5", "5", "5"])
     expect(ann.get_by_test_id("last")).to_contain_text("Jonas loses 10 AP")
+    expect(gm.get_by_test_id("swap-order")).to_have_count(0)
+    expect(gm.get_by_test_id("confirm")).to_have_count(0)  # no answer awaited: nothing to confirm
 
     # Jonas's exchange: both Critical, a tie; the GM names the result from the stated intents
     faces(gm, 1, 1, ann, bob)
     for page in everyone:
         expect(page.get_by_test_id("tied")).to_be_visible()
     expect(ann.get_by_test_id("settle-tie")).to_have_count(0)  # only the GM settles a tie
+    for page in everyone:
+        no_empty_move_box(page)
     tie = gm.get_by_test_id("settle-tie")
     tie.get_by_label("Winner", exact=True).select_option("erik")
     tie.get_by_test_id("tie-loss").fill("3")

@@ -11,6 +11,7 @@ from __future__ import annotations
 from playwright.sync_api import Locator, Page, expect
 
 from tests.browser.conftest import Pages, assert_accessible, screenshot
+from tests.browser.test_group_round import no_empty_move_box
 from tests.e2e.conftest import ServerFactory
 
 
@@ -95,7 +96,10 @@ def test_two_rounds_of_a_scored_sequence_in_the_browser(agon_server: ServerFacto
         expect(page.get_by_test_id("rp-ogre")).to_have_text("4")
         expect(page.get_by_test_id("score-aria")).to_have_text("leading 4–0")
         expect(page.get_by_test_id("score-ogre")).to_have_text("behind 0–4")
-    expect(ann.get_by_test_id("last")).to_contain_text("aria lodges 4 RP against ogre")
+    expect(ann.get_by_test_id("last")).to_contain_text("Aria lodges 4 RP against Ogre")
+    expect(gm.get_by_test_id("confirm")).to_have_count(0)  # resolved: no answer awaited
+    for page in (gm, ann, watcher):
+        no_empty_move_box(page)
 
     # Round 2: the Ogre has the initiative; Aria answers with a defensive response and loses degree 1.
     start = gm.get_by_test_id("start-round")
@@ -106,7 +110,7 @@ def test_two_rounds_of_a_scored_sequence_in_the_browser(agon_server: ServerFacto
     seal(ann, "aria", "defensive", "raises her shield")
     faces(gm, 5, 16, ann)  # the Ogre 1 success to none: degree 1, 2 RP − 2 for her defence: nothing lodged
     for page in (gm, ann, watcher):
-        expect(page.get_by_test_id("last")).to_contain_text("ogre beats aria: no resolution points")
+        expect(page.get_by_test_id("last")).to_contain_text("Ogre beats Aria: no resolution points")
         expect(page.get_by_test_id("rp-aria")).to_have_text("0")
         expect(page.get_by_test_id("score-aria")).to_have_text("leading 4–0")
     table = watcher.get_by_test_id("rp-table")
@@ -125,7 +129,7 @@ def test_two_rounds_of_a_scored_sequence_in_the_browser(agon_server: ServerFacto
     assist.get_by_role("button", name="Assist").click()
     ann.get_by_test_id("keep-brin").click()
     for page in (gm, ann, watcher):
-        expect(page.get_by_test_id("last")).to_contain_text("the resistance lodges 3 RP against aria")
+        expect(page.get_by_test_id("last")).to_contain_text("the resistance lodges 3 RP against Aria")
         expect(page.get_by_test_id("rp-aria")).to_have_text("3")
         expect(page.get_by_test_id("score-aria")).to_have_text("leading 4–3")
     ann.get_by_text("Assist a teammate").click()  # the form again: a second assist to Aria would face +5
@@ -133,6 +137,8 @@ def test_two_rounds_of_a_scored_sequence_in_the_browser(agon_server: ServerFacto
     expect(assist.get_by_test_id("assist-resistance")).to_contain_text("Resistance 15")
     shift = ann.get_by_test_id("shift-aria")
     shift.get_by_label("Shift RP from Aria to").select_option("brin")
+    points = shift.get_by_label("Points", exact=True)
+    expect(points).to_have_accessible_description("At most 3 RP, the RP against Aria.")  # said before sending
     shift.get_by_label("Points", exact=True).fill("2")
     shift.get_by_role("button", name="Shift RP").click()
     for page in (gm, ann, watcher):
@@ -165,7 +171,7 @@ def test_two_rounds_of_a_scored_sequence_in_the_browser(agon_server: ServerFacto
     engage.get_by_role("button", name="Engage").click()
     ann.get_by_test_id("keep-brin").click()
     for page in (ann, watcher):
-        expect(page.get_by_test_id("last")).to_contain_text("wolf beats brin: brin is removed")
+        expect(page.get_by_test_id("last")).to_contain_text("Wolf beats Brin: Brin is removed")
         expect(page.get_by_test_id("contestant-brin")).to_contain_text("out: engaged and removed")
     expect(ann.get_by_test_id("shift-aria")).to_have_count(0)  # nobody left to shift RP onto
     expect(gm.get_by_test_id("engage")).to_have_count(0)  # no follower of the heroes left in
@@ -190,6 +196,8 @@ def test_two_rounds_of_a_scored_sequence_in_the_browser(agon_server: ServerFacto
     expect(chart.locator("polyline")).to_have_count(2)
     expect(chart.locator(".legend li").first).to_have_text("Aria & Bors")
 
+    for page in (gm, ann, watcher):
+        no_empty_move_box(page)
     # the player has no GM controls, the spectator no actions at all
     expect(ann.get_by_test_id("start-round")).to_have_count(0)
     expect(watcher.get_by_test_id("roll")).to_have_count(0)

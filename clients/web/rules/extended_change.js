@@ -5,6 +5,7 @@
 import { ActionButton, ActionForm, Field, html } from "../ui.js";
 import { useState } from "../vendor/preact-htm.js";
 import { GroupIntentFields, betweenTurns, opponentsOf } from "./extended_group.js";
+import { bidHint, bidLimit } from "./questworlds.js";
 
 // Still to act this round: in the order, not acted, not out or withdrawn (between turns, so none is under way).
 function waiting(rules, c) {
@@ -20,8 +21,7 @@ function ChangeForm({ view, me, act, contestant }) {
   const [daring, setDaring] = useState(previous.daring ?? "bold");
   const [targets, setTargets] = useState(still.length ? still : open.slice(0, 1).map((c) => c.id));
   // a player's contestant may stake up to the larger of current and starting AP; the GM's never more than it has
-  const player = me.role !== "gm" || !contestant.controlled_by_you;
-  const limit = player ? Math.max(contestant.ap ?? 0, contestant.starting_ap ?? 0) : contestant.ap;
+  const limit = bidLimit(contestant, me.role === "gm" && contestant.controlled_by_you);
   const send = () => {
     const intent = { ...previous, type: "extended.intent", action: action.trim(), daring, targets, bid: null };
     if (String(bid).trim() !== "") intent.bid = Number(bid);
@@ -31,7 +31,7 @@ function ChangeForm({ view, me, act, contestant }) {
     <h3>${contestant.name}: change the action before acting</h3>
     <${Field} label="Action" name="change-action" value=${action} onInput=${setAction} hint="Everyone sees the new action." />
     <${Field} type="number" label="Bid" name="change-bid" value=${bid} onInput=${setBid} min="1" max=${limit ?? undefined} inputmode="numeric"
-      hint=${`1 to ${limit ?? "?"} AP; empty: 3.`} />
+      hint=${bidHint(limit)} />
     <${GroupIntentFields} view=${view} contestant=${contestant} daring=${daring} setDaring=${setDaring} targets=${targets} setTargets=${setTargets} />
   <//>`;
 }

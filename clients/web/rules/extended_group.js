@@ -4,6 +4,7 @@
 // action; disengage and rejoin; lend; gift; hero points; parting shots and the group tie).
 import { ActionButton, ActionForm, Field, Select, html } from "../ui.js";
 import { useState } from "../vendor/preact-htm.js";
+import { Step, bidHint, bidLimit } from "./questworlds.js";
 
 export const DARING = [
   ["cautious", "cautious"],
@@ -58,13 +59,15 @@ export function GroupBoard({ view }) {
   const rules = view.rules;
   if (!rules.group) return null;
   const who = names(view);
+  // everyone still in has acted: the round goes on once each open shot is taken or let go
+  const roundWaits = rules.phase === "ready" && rules.next_actor === null && !rules.exchange && !rules.shot_under_way;
   const sides = [...new Set(rules.contestants.map((c) => c.side))];
   const marks = (id) => [
     rules.acted.includes(id) ? "acted" : "",
     rules.delayed.includes(id) ? "delaying" : "",
     byId(view, id)?.out ? "out" : "",
     byId(view, id)?.withdrawn ? "withdrawn" : "",
-    rules.next_actor === id ? "next" : "",
+    rules.next_actor === id && ordered(view) ? "next" : "",
   ].filter(Boolean);
   return html`<div class="group" data-testid="group">
     <h3>Sides</h3>
@@ -88,7 +91,7 @@ export function GroupBoard({ view }) {
     )}
     ${rules.targets_left.length > 0 && html`<p>Still to engage this turn: ${rules.targets_left.map((t) => who[t]).join(", ")}</p>`}
     ${Object.entries(rules.parting_shots).map(
-      ([victor, victim]) => html`<p key=${victor} class="waiting" data-testid=${`shot-open-${victor}`}>${who[victor]} may take a parting shot at ${who[victim]}.</p>`,
+      ([victor, victim]) => html`<p key=${victor} class="waiting" data-testid=${`shot-open-${victor}`}>${who[victor]} may take a parting shot at ${who[victim]}${roundWaits ? ": the round waits for it" : ""}.</p>`,
     )}
   </div>`;
 }
@@ -116,8 +119,8 @@ function Faces({ view, me, a, setA, b, setB, first, second }) {
   const typing = view.dice === "physical" && (me.role === "gm" || view.rules.players_type_faces);
   if (!typing) return null;
   return html`<div class="grid">
-    <${Field} type="number" min="1" max="20" label=${`${first}'s die`} name="simple-a" value=${a} onInput=${setA} />
-    <${Field} type="number" min="1" max="20" label=${`${second}'s die`} name="simple-b" value=${b} onInput=${setB} />
+    <${Field} type="number" min="1" max="20" label=${`${first}'s die`} name="simple-a" value=${a} onInput=${setA} hint="1 to 20" />
+    <${Field} type="number" min="1" max="20" label=${`${second}'s die`} name="simple-b" value=${b} onInput=${setB} hint="1 to 20" />
   </div>`;
 }
 
@@ -130,7 +133,7 @@ function SimpleForm({ view, me, act, title, label, fields, build, first, second,
     return act(command);
   };
   return html`<${ActionForm} run=${run} label=${label} kind="" testid=${testid}>
-    <h3>${title}</h3>
+    ${title && html`<h3>${title}</h3>`}
     ${fields}
     <${Faces} view=${view} me=${me} a=${a} setA=${setA} b=${b} setB=${setB} first=${first} second=${second} />
   <//>`;
@@ -138,17 +141,18 @@ function SimpleForm({ view, me, act, title, label, fields, build, first, second,
 
 function FinalActionForm({ view, me, act, c }) {
   return html`<${SimpleForm} view=${view} me=${me} act=${act} testid=${`final-${c.id}`}
-    title=${`${c.name} is out: a final action costs a hero point`} label="Take the final action"
+    title=${`${c.name} is out: a final action costs a hero point (${c.hero_points} left)`} label="Take the final action"
     build=${() => ({ type: "extended.final_action", contestant: c.id })} first=${c.name} second="the resistance" />`;
 }
 
 function DisengageForm({ view, me, act, c }) {
   const opponents = opponentsOf(view, c.id);
   const [opponent, setOpponent] = useState(opponents[0]?.id ?? "");
-  return html`<${SimpleForm} view=${view} me=${me} act=${act} testid=${`disengage-${c.id}`}
-    title=${`${c.name}: disengage instead of acting`} label="Try to disengage"
-    fields=${html`<${Select} label="From" name="disengage-from" value=${opponent} onChange=${setOpponent} options=${opponents.map((o) => [o.id, o.name])} />`}
-    build=${() => ({ type: "extended.disengage", contestant: c.id, opponent })} first=${c.name} second="the opponent" />`;
+  return html`<details class="alternative"><summary>${c.name}: disengage instead of acting</summary>
+    <${SimpleForm} view=${view} me=${me} act=${act} testid=${`disengage-${c.id}`} label="Try to disengage"
+      fields=${html`<${Select} label="From" name="disengage-from" value=${opponent} onChange=${setOpponent} options=${opponents.map((o) => [o.id, o.name])} />`}
+      build=${() => ({ type: "extended.disengage", contestant: c.id, opponent })} first=${c.name} second="the opponent" />
+  </details>`;
 }
 
 function LendForm({ view, me, act, c }) {
@@ -156,11 +160,13 @@ function LendForm({ view, me, act, c }) {
   const [target, setTarget] = useState(friends[0]?.id ?? "");
   const [ap, setAp] = useState("");
   if (friends.length === 0) return null;
-  return html`<${SimpleForm} view=${view} me=${me} act=${act} testid=${`lend-${c.id}`}
-    title=${`${c.name}: lend AP instead of acting`} label="Lend AP"
+  return html`<details class="alternative"><summary>${c.name}: lend AP instead of acting</summary>
+    <${SimpleForm} view=${view} me=${me} act=${act} testid=${`lend-${c.id}`} label="Lend AP"
     fields=${html`<div class="grid"><${Select} label="To" name="lend-to" value=${target} onChange=${setTarget} options=${friends.map((o) => [o.id, o.name])} />
-      <${Field} type="number" min="1" label="AP to lend" name="lend-ap" value=${ap} onInput=${setAp} hint="The resistance is the AP offered." /></div>`}
-    build=${() => ({ type: "extended.lend", lender: c.id, target, ap: Number(ap) })} first=${c.name} second="the resistance" />`;
+      <${Field} type="number" min="1" max=${c.ap ?? undefined} label="AP to lend" name="lend-ap" value=${ap} onInput=${setAp}
+        hint=${`${c.ap === null ? "At most" : `At most ${c.ap} AP,`} ${c.name}'s AP; the resistance is the AP offered.`} /></div>`}
+    build=${() => ({ type: "extended.lend", lender: c.id, target, ap: Number(ap) })} first=${c.name} second="the resistance" />
+  </details>`;
 }
 
 function GiftForm({ view, me, act }) {
@@ -174,13 +180,14 @@ function GiftForm({ view, me, act }) {
   const side = byId(view, recipient)?.side;
   const foes = view.rules.contestants.filter((c) => c.side !== side);
   const against = foes.some((c) => c.id === opponent) ? opponent : "";
+  const tn = /^\s*(\d+)/.exec(rating)?.[1];
   const build = () => {
     const command = { type: "extended.gift", giver: giver.trim(), rating: rating.trim().toUpperCase(), recipient, bid: Number(bid) };
     if (against) command.opponent = against;
     return command;
   };
   return html`<details class="gift"><summary>Gift AP from someone outside the contest</summary>
-    <${SimpleForm} view=${view} me=${me} act=${act} testid="gift" title="A gift of AP" label="Give"
+    <${SimpleForm} view=${view} me=${me} act=${act} testid="gift" label="Give"
       fields=${html`<div class="grid">
         <${Field} label="Giver (not in the contest)" name="gift-giver" value=${giver} onInput=${setGiver} />
         <${Field} label="Giver's rating" name="gift-rating" value=${rating} onInput=${setRating} />
@@ -188,15 +195,18 @@ function GiftForm({ view, me, act }) {
         <${Select} label="Opponent" name="gift-opponent" value=${against} onChange=${setOpponent}
           options=${[["", "the last one the recipient engaged"], ...foes.map((o) => [o.id, o.name])]}
           hint="The recipient's opponent gains AP if the gift fails." />
-        <${Field} type="number" min="1" label="Bid" name="gift-bid" value=${bid} onInput=${setBid} hint="At most the giver's target number; the resistance is twice the bid." />
+        <${Field} type="number" min="1" max=${tn ?? undefined} label="Bid" name="gift-bid" value=${bid} onInput=${setBid}
+          hint=${`At most the giver's target number${tn ? ` (${Number(tn)})` : ""}; the resistance is twice the bid.`} />
       </div>`}
       build=${build}
       first="the giver" second="the resistance" />
   </details>`;
 }
 
-// The victor's parting shot at the opponent it just defeated: a bid and an action (a duel's once decided).
-export function PartingShotForm({ contestant, victim, act, testid = undefined }) {
+// The victor's parting shot at the opponent it just defeated: a bid and an action (a duel's once decided);
+// ``gmRuns``: the GM's contestant, whose stake is never more than its AP.
+export function PartingShotForm({ contestant, victim, act, testid = undefined, gmRuns = false, heading = true }) {
+  const limit = bidLimit(contestant, gmRuns);
   const [bid, setBid] = useState("");
   const [action, setAction] = useState("");
   const send = () => {
@@ -205,9 +215,9 @@ export function PartingShotForm({ contestant, victim, act, testid = undefined })
     return act(command);
   };
   return html`<${ActionForm} run=${send} label="Take the parting shot" testid=${testid}>
-    <h3>${contestant.name} may take one parting shot${victim ? ` at ${victim.name}` : ""}</h3>
+    ${heading && html`<h3>${contestant.name} may take one parting shot${victim ? ` at ${victim.name}` : ""}</h3>`}
     <${Field} label="Action" name="ps-action" value=${action} onInput=${setAction} />
-    <${Field} type="number" min="1" label="Bid" name="ps-bid" value=${bid} onInput=${setBid} hint="Empty: 3." />
+    <${Field} type="number" min="1" max=${limit ?? undefined} label="Bid" name="ps-bid" value=${bid} onInput=${setBid} hint=${bidHint(limit)} />
   <//>`;
 }
 
@@ -227,66 +237,150 @@ export function betweenTurns(rules) {
   return rules.phase === "ready" && !rules.exchange && rules.targets_left.length === 0 && !rules.shot_under_way;
 }
 
-// What a group contest adds to this viewer's actions now.
-export function GroupActions({ view, me, act }) {
+// The round has begun: someone has acted, or a turn, an exchange or a parting shot is under way.
+export function roundBegun(rules) {
+  return rules.acted.length > 0 || Boolean(rules.exchange) || rules.targets_left.length > 0 || Boolean(rules.shot_under_way);
+}
+
+// A group round is ordered once the GM has ordered it (by daring, bid or AP total, or by hand) or it has begun;
+// a duel's order needs no step of its own.
+export function ordered(view) {
+  const rules = view.rules;
+  return !rules.group || Boolean(rules.ordered) || roundBegun(rules);
+}
+
+const MODES = [["daring", "daring"], ["bid", "bid"], ["ap", "AP total"]];
+
+// The GM's first step of a group round, before its first roll: order it by daring, bid or AP total, keep the
+// order as it stands, or move contestants up by hand.
+export function OrderStep({ view, act }) {
+  const rules = view.rules;
+  const who = names(view);
+  const done = ordered(view);
+  const byHand = (order) => act({ type: "extended.set_order", order });
+  const moved = (i) => [...rules.order.slice(0, i - 1), rules.order[i], rules.order[i - 1], ...rules.order.slice(i + 1)];
+  const mode = rules.order_mode ? `by ${MODES.find(([m]) => m === rules.order_mode)?.[1] ?? rules.order_mode}` : "by hand";
+  const say = done
+    ? `Round ${rules.round} is ordered ${mode}. You may order it again until its first roll.`
+    : `Order round ${rules.round} before its first exchange: by daring, by bid, by AP total, or as it stands.`;
+  return html`<${Step} say=${say} testid="step-order">
+    <div class="order-by" role="group" aria-label="Order the round">
+      ${MODES.map(
+        ([m, words]) => html`<${ActionButton} key=${m} kind=${done ? "" : "primary"} label=${`Order by ${words}`} run=${() => act({ type: "extended.order_by", mode: m })} testid=${`order-${m}`} />`,
+      )}
+      ${!done && html`<${ActionButton} label="Keep this order" run=${() => byHand(rules.order)} testid="order-keep" />`}
+    </div>
+    <small class="hint">Only before the round's first roll. Ordering by AP total tells everyone whose AP is higher.</small>
+    <details class="hand-order" data-testid="hand-order"><summary>Set the order by hand</summary>
+      <ol>${rules.order.map(
+        (id, i) => html`<li key=${id}>${who[id]}${i > 0 && html` <${ActionButton} label=${`Move ${who[id]} up`} run=${() => byHand(moved(i))} testid=${`order-up-${id}`} />`}</li>`,
+      )}</ol>
+    </details>
+  <//>`;
+}
+
+// The parting shots still open, for this viewer: the victor's controller takes one or lets its opponent go; the
+// GM reads what the round waits for when the victor is a player's. ``blocks``: an open shot of the viewer's own,
+// settled before the next exchange is rolled.
+export function shotParts({ view, me, act }) {
+  const rules = view.rules;
+  const gm = me.role === "gm";
+  const who = names(view);
+  const parts = [];
+  let blocks = false;
+  if (rules.phase !== "ready" || rules.exchange || rules.shot_under_way) return { parts, blocks };
+  const roundEnd = rules.next_actor === null;
+  for (const [victor, victim] of Object.entries(rules.parting_shots ?? {})) {
+    const c = byId(view, victor);
+    if (!c || c.out || c.withdrawn) continue;
+    if (c.controlled_by_you) {
+      blocks = true;
+      const say = roundEnd
+        ? `Waiting for ${c.name}'s parting shot at ${who[victim]}: take it or let ${who[victim]} go.`
+        : `${c.name} may take a parting shot at ${who[victim]} before the next turn: take it or let ${who[victim]} go.`;
+      parts.push({
+        control: true,
+        node: html`<${Step} key=${`shot-${victor}`} say=${say} testid=${`shot-step-${victor}`}>
+          <div class="parting">
+            <${PartingShotForm} contestant=${c} victim=${byId(view, victim)} act=${act} testid=${`shot-${victor}`} gmRuns=${gm} heading=${false} />
+            <${ActionButton} label=${`Let ${who[victim]} go`} run=${() => act({ type: "extended.decline_parting_shot", contestant: victor })} testid=${`decline-${victor}`} />
+          </div>
+        <//>`,
+      });
+    } else if (gm && roundEnd) {
+      // the round waits on a player's answer: the GM may move the table on for a player who does not answer
+      const say = `Waiting for ${c.name}'s player to take a parting shot at ${who[victim]} or let ${who[victim]} go. If they do not answer, you can let ${who[victim]} go for them.`;
+      parts.push({
+        control: true,
+        node: html`<${Step} key=${`shot-${victor}`} say=${say} testid=${`shot-waiting-${victor}`}>
+          <${ActionButton} label=${`Let ${who[victim]} go`} run=${() => act({ type: "extended.decline_parting_shot", contestant: victor })} testid=${`decline-${victor}`} />
+        <//>`,
+      });
+    } else if (gm) {
+      const say = `${c.name} may take a parting shot at ${who[victim]} before the next turn; rolling the next exchange lets it go.`;
+      parts.push({ control: false, node: html`<p key=${`shot-${victor}`} class="waiting" data-testid=${`shot-waiting-${victor}`}>${say}</p>` });
+    }
+  }
+  return { parts, blocks };
+}
+
+// What a group contest adds to this viewer's actions now, by step: ``delays`` (delay, jump back in), ``turn``
+// (the next actor's alternatives to its exchange: pass, disengage, lend), ``anytime`` (rejoin, final action),
+// ``tools`` (gift, hero points).
+export function groupParts({ view, me, act }) {
   const rules = view.rules;
   const gm = me.role === "gm";
   const own = rules.contestants.filter((c) => c.controlled_by_you);
   // simple contests need faces with physical dice: the GM types them (for anyone) unless players may
   const typist = view.dice === "server" || rules.players_type_faces;
   const rolling = gm && view.dice === "physical" ? rules.contestants : typist ? own : [];
-  const parts = [];
+  const delays = [];
+  const turn = [];
+  const anytime = [];
+  const tools = [];
   const shot = rules.shot_under_way;
   const between = betweenTurns(rules);
-  if (rules.group && gm && rules.phase === "ready" && rules.acted.length === 0 && between) {
-    parts.push(html`<div key="order-by" class="order-by" role="group" aria-label="Order the round">
-      ${[["daring", "daring"], ["bid", "bid"], ["ap", "AP total"]].map(
-        ([mode, words]) => html`<${ActionButton} key=${mode} label=${`Order by ${words}`} run=${() => act({ type: "extended.order_by", mode })} testid=${`order-${mode}`} />`,
-      )}
-    </div>`);
-  }
+  const settled = !rules.exchange && !shot;
   for (const c of own) {
     const waiting = rules.order.includes(c.id) && !rules.acted.includes(c.id) && !c.out && !c.withdrawn;
     if (between && waiting && !rules.delayed.includes(c.id) && rules.next_actor !== null) {
-      parts.push(html`<${ActionButton} key=${`delay-${c.id}`} label=${`${c.name}: delay`} run=${() => act({ type: "extended.delay", contestant: c.id })} testid=${`delay-${c.id}`} />`);
+      delays.push(html`<${ActionButton} key=${`delay-${c.id}`} label=${`${c.name}: delay`} run=${() => act({ type: "extended.delay", contestant: c.id })} testid=${`delay-${c.id}`} />`);
     }
     if (between && waiting && rules.delayed.includes(c.id)) {
-      parts.push(html`<${ActionButton} key=${`jump-${c.id}`} kind="primary" label=${`${c.name}: jump back in`} run=${() => act({ type: "extended.jump_in", contestant: c.id })} testid=${`jump-${c.id}`} />`);
+      delays.push(html`<${ActionButton} key=${`jump-${c.id}`} kind="primary" label=${`${c.name}: jump back in`} run=${() => act({ type: "extended.jump_in", contestant: c.id })} testid=${`jump-${c.id}`} />`);
     }
     if (between && rules.next_actor === c.id) {
-      parts.push(html`<${ActionButton} key=${`pass-${c.id}`} label=${`${c.name}: pass this turn`} run=${() => act({ type: "extended.pass_turn", contestant: c.id })} testid=${`pass-turn-${c.id}`} />`);
+      turn.push(html`<${ActionButton} key=${`pass-${c.id}`} label=${`${c.name}: pass this turn`} run=${() => act({ type: "extended.pass_turn", contestant: c.id })} testid=${`pass-turn-${c.id}`} />`);
     }
-    if (c.withdrawn && rules.phase !== "decided" && !rules.exchange && !shot) {
-      parts.push(html`<${ActionButton} key=${`rejoin-${c.id}`} label=${`${c.name}: rejoin the contest`} run=${() => act({ type: "extended.rejoin", contestant: c.id })} testid=${`rejoin-${c.id}`} />`);
-    }
-    if (rules.parting_shots[c.id] && rules.phase !== "decided") {
-      const victim = byId(view, rules.parting_shots[c.id]);
-      parts.push(html`<div key=${`shot-${c.id}`} class="parting" role="group" aria-label=${`Parting shot for ${c.name}`}>
-        <${PartingShotForm} contestant=${c} victim=${victim} act=${act} testid=${`shot-${c.id}`} />
-        <${ActionButton} label=${`Let ${victim?.name} go`} run=${() => act({ type: "extended.decline_parting_shot", contestant: c.id })} testid=${`decline-${c.id}`} />
-      </div>`);
+    if (c.withdrawn && rules.phase !== "decided" && settled) {
+      anytime.push(html`<${ActionButton} key=${`rejoin-${c.id}`} label=${`${c.name}: rejoin the contest`} run=${() => act({ type: "extended.rejoin", contestant: c.id })} testid=${`rejoin-${c.id}`} />`);
     }
   }
   for (const c of rolling) {
     if (between && rules.next_actor === c.id) {
-      parts.push(html`<${DisengageForm} key=${`disengage-${c.id}`} view=${view} me=${me} act=${act} c=${c} />`);
-      if (rules.group) parts.push(html`<${LendForm} key=${`lend-${c.id}`} view=${view} me=${me} act=${act} c=${c} />`);
+      turn.push(html`<${DisengageForm} key=${`disengage-${c.id}`} view=${view} me=${me} act=${act} c=${c} />`);
+      const friends = rules.contestants.some((o) => o.side === c.side && o.id !== c.id && !o.out && !o.withdrawn);
+      if (rules.group && friends) turn.push(html`<${LendForm} key=${`lend-${c.id}`} view=${view} me=${me} act=${act} c=${c} />`);
     }
     // a PC's hero points are shown to its player and the GM only
     const canFinal = rules.group && c.out && !c.withdrawn && !c.final_action_used && (c.hero_points ?? 0) > 0;
-    if (canFinal && c.ap > -31 && rules.phase !== "decided" && !rules.exchange && !shot && c.hero_points !== null) {
+    if (canFinal && c.ap > -31 && rules.phase !== "decided" && settled && c.hero_points !== null) {
       const pc = !gm || !c.controlled_by_you;
-      if (pc) parts.push(html`<${FinalActionForm} key=${`final-${c.id}`} view=${view} me=${me} act=${act} c=${c} />`);
+      if (pc) anytime.push(html`<${FinalActionForm} key=${`final-${c.id}`} view=${view} me=${me} act=${act} c=${c} />`);
     }
   }
-  const x = rules.exchange;
-  if (gm && rules.group && x && x.actor_level === "Fumble" && x.defender_level === "Fumble") {
-    parts.push(html`<${ActionButton} key="group-tie" label="Both fumbled: both lose ½ the bid (group tie)" run=${() => act({ type: "extended.confirm", group_tie: true })} testid="group-tie" />`);
-  }
   // a gift comes from someone outside the contest: the GM's characters, or a player's (who then rolls it)
-  if ((gm || (typist && me.role === "player")) && rules.phase !== "decided") {
-    parts.push(html`<${GiftForm} key="gift" view=${view} me=${me} act=${act} />`);
+  if ((gm || (typist && me.role === "player")) && rules.phase !== "decided" && settled && rules.contestants.some((c) => !c.out && !c.withdrawn)) {
+    tools.push(html`<${GiftForm} key="gift" view=${view} me=${me} act=${act} />`);
   }
-  if (gm && rules.phase !== "decided") parts.push(html`<${GrantForm} key="grant" view=${view} act=${act} />`);
-  return parts.length ? html`<div class="group-actions">${parts}</div>` : null;
+  if (gm && rules.phase !== "decided" && rules.contestants.some((c) => c.hero_points !== null && !c.controlled_by_you)) {
+    tools.push(html`<${GrantForm} key="grant" view=${view} act=${act} />`);
+  }
+  return { delays, turn, anytime, tools };
+}
+
+// A Fumble against a Fumble in a group contest: the GM chooses a tie or both losing ½ the bid.
+export function groupTie(rules) {
+  const x = rules.exchange;
+  return Boolean(rules.group && x && x.kind !== "unrelated" && x.actor_level === "Fumble" && x.defender_level === "Fumble");
 }

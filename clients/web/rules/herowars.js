@@ -1,7 +1,7 @@
 // Panels of the `herowars` ruleset (the Hero Wars extended contest variant, seed 001: winner table × loser
 // table). See docs/web.md for the interface every ruleset module implements.
-import { ActionButton, ActionForm, Check, Field, Select, html } from "../ui.js";
-import { AdjustForm, ContestantCards, ContestantsSetup, HeroPointWindowSelect, answersWaiting, heroPointParts, rollPart, swapOrder, buildContestants, chartPoints, contestant, fieldOf, mine, names } from "./questworlds.js";
+import { ActionForm, Check, Field, Select, html } from "../ui.js";
+import { AdjustForm, ContestantCards, ContestantsSetup, HeroPointWindowSelect, Step, actionsBox, andList, answersWaiting, bidHint, bidLimit, heroPointParts, rollPart, rollWaiting, swapOrder, buildContestants, chartPoints, contestant, fieldOf, mine, names } from "./questworlds.js";
 import { registerRuleset } from "./registry.js";
 import { useState } from "../vendor/preact-htm.js";
 
@@ -118,6 +118,7 @@ function Board({ view }) {
     </ul></div>`}
     <${ExchangeWords} view=${view} />
     ${rules.last && !rules.exchange && html`<p class="last" data-testid="last">Last exchange (${rules.last.exchange}): ${appliedWords(rules.last, who)}</p>`}
+    ${rules.phase === "ready" && !view.concluded && rules.next_actor && html`<p class="waiting" data-testid="waiting-for">${rollWaiting(view)}</p>`}
     <${Outcome} view=${view} />
   </section>`;
 }
@@ -128,7 +129,7 @@ function IntentForm({ contestant, act, declared, pcOfGm }) {
   const previous = declared?.payload ?? null;
   const [action, setAction] = useState(previous?.action ?? "");
   const [bid, setBid] = useState(previous?.bid ?? "");
-  const limit = pcOfGm ? contestant.ap : Math.max(contestant.ap ?? 0, contestant.starting_ap ?? 0);
+  const limit = bidLimit(contestant, pcOfGm);
   const send = () => {
     const payload = { type: "herowars.intent", action: action.trim() };
     if (String(bid).trim() !== "") payload.bid = Number(bid);
@@ -138,7 +139,7 @@ function IntentForm({ contestant, act, declared, pcOfGm }) {
     <h3>${contestant.name}: your statement of intent and bid</h3>
     <${Field} label="Intent" name="action" value=${action} onInput=${setAction} hint="What you try; everyone sees it at the reveal, and the GM settles ties by it." testid="intent-action" />
     <${Field} type="number" label="Bid" name="bid" value=${bid} onInput=${setBid} min="1" max=${limit ?? undefined} inputmode="numeric"
-      hint=${`1 to ${limit ?? "?"} AP; empty: 3.`} testid="intent-bid" />
+      hint=${bidHint(limit)} testid="intent-bid" />
   <//>`;
 }
 
@@ -174,39 +175,44 @@ function TieForm({ view, act }) {
   <//>`;
 }
 
-// What this viewer can do now, and nothing it cannot.
+// What this viewer can do now, and nothing it cannot, in the order it comes: the sealed bids, the order (until
+// the round's first roll), the next exchange, the answers after the dice, the GM's tie. Null when nothing here is
+// for this viewer (the board says what the contest waits for).
 function Actions({ view, me, act }) {
   const rules = view.rules;
   const gm = me.role === "gm";
   const who = names(view);
   const own = rules.contestants.filter((c) => c.controlled_by_you);
-  if (view.concluded) return html`<p>The contest is over.</p>`;
-  const parts = [];
+  if (view.concluded) return null;
+  const items = [];
+  const add = (node, control = true) => node && items.push({ node, control });
   if (rules.phase === "declaring" && view.seal) {
     for (const c of own) {
       if (!view.seal.expected.includes(c.id)) continue;
       const declared = view.seal.declared.find((d) => d.participant === c.id);
-      parts.push(html`<div key=${`declare-${c.id}`}>
+      const form = html`<${IntentForm} contestant=${c} act=${act} declared=${declared} pcOfGm=${gm} />`;
+      add(html`<div key=${`declare-${c.id}`}>
         <${SealStatus} view=${view} participant=${c.id} />
-        <${IntentForm} contestant=${c} act=${act} declared=${declared} pcOfGm=${gm} />
+        ${declared ? html`<details class="replace"><summary>Replace ${c.name}'s sealed bid</summary>${form}</details>` : form}
       </div>`);
     }
-    if (parts.length === 0) parts.push(html`<p>Waiting for the bids to be sealed.</p>`);
+    const missing = view.seal.expected.filter((p) => !view.seal.declared.some((d) => d.participant === p));
+    if (gm && missing.length > 0 && missing.every((p) => !own.some((c) => c.id === p))) {
+      add(html`<p key="sealing" class="waiting" data-testid="waiting-intents">Waiting for ${andList(missing.map((p) => who[p] ?? p))} to seal ${missing.length > 1 ? "their bids" : "a bid"}; closing the window reveals now, with the default bid for those missing.</p>`, false);
+    }
   }
   if (rules.phase === "ready") {
-    const swap = swapOrder({ view, gm, act, prefix: "herowars" });
-    if (swap) parts.push(swap);
+    add(swapOrder({ view, gm, act, prefix: "herowars" }));
     const roll = rollPart({ view, gm, own, act, prefix: "herowars" });
-    if (roll) parts.push(roll);
+    if (roll) add(html`<${Step} key="roll" say=${`${who[rules.next_actor]}'s exchange: roll it.`} testid="step-roll">${roll}<//>`);
   }
   if (rules.phase === "rolled" && rules.exchange) {
-    parts.push(...heroPointParts({ view, gm, own, act, prefix: "herowars" }));
+    for (const node of heroPointParts({ view, gm, own, act, prefix: "herowars" })) add(node);
   }
-  if (rules.phase === "tied" && gm && rules.exchange) parts.push(html`<${TieForm} key="tie" view=${view} act=${act} />`);
-  if (rules.phase === "decided" && gm) parts.push(html`<p key="conclude">When the story is told, conclude the contest (it reveals the dice seed).</p>`);
-  if (gm) parts.push(html`<${AdjustForm} key="adjust" view=${view} act=${act} prefix="herowars" />`);
-  if (parts.length === 0) parts.push(html`<p>Nothing for you to do right now.</p>`);
-  return html`<div class="actions">${parts}</div>`;
+  if (rules.phase === "tied" && gm && rules.exchange) add(html`<${TieForm} key="tie" view=${view} act=${act} />`);
+  if (rules.phase === "decided" && gm) add(html`<p key="conclude">When the story is told, conclude the contest (it reveals the dice seed).</p>`, false);
+  if (gm) add(html`<${AdjustForm} key="adjust" view=${view} act=${act} prefix="herowars" />`);
+  return actionsBox(items, gm);
 }
 
 registerRuleset({

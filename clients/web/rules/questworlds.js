@@ -98,6 +98,46 @@ export function names(view) {
   return Object.fromEntries(view.rules.contestants.map((c) => [c.id, c.name]));
 }
 
+// A text the rules wrote with ids in it (an applied exchange's result), each whole id replaced by its name.
+export function namedText(text, who) {
+  const ids = Object.keys(who).filter((id) => id && who[id] && who[id] !== id).sort((a, b) => b.length - a.length);
+  if (!text || ids.length === 0) return text ?? "";
+  const escape = (id) => id.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+  const pattern = new RegExp(`(?<![\\w-])(${ids.map(escape).join("|")})(?![\\w-])`, "g");
+  return text.replace(pattern, (id) => who[id]);
+}
+
+// Names as a sentence lists them: "Aria", "Aria and Bran", "Aria, Bran and Orc".
+export function andList(words) {
+  return words.length < 2 ? words.join("") : `${words.slice(0, -1).join(", ")} and ${words.at(-1)}`;
+}
+
+// One step of a console: a sentence saying what it is (or what it waits for), then its controls.
+export function Step({ say, testid = undefined, children = null }) {
+  return html`<div class="qw-step" role="group" aria-label=${say} data-testid=${testid}>
+    <p class="step-say">${say}</p>
+    ${children}
+  </div>`;
+}
+
+// A viewer's actions as one box: ``items`` are {node, control}. Null when none is a control, so no page shows an
+// empty box (the board says what the contest waits for); the GM's sentences stay, beside the engine's controls.
+export function actionsBox(items, gm) {
+  if (!items.some((i) => i.control) && !(gm && items.length > 0)) return null;
+  return html`<div class="actions">${items.map((i) => i.node)}</div>`;
+}
+
+// The most a contestant may stake: a player's the larger of its current and starting AP, the GM's its current AP.
+export function bidLimit(c, gmRuns) {
+  if (gmRuns) return c.ap;
+  if (c.ap === null && c.starting_ap === null) return null;
+  return Math.max(c.ap ?? 0, c.starting_ap ?? 0);
+}
+
+export function bidHint(limit) {
+  return limit === null || limit === undefined ? "At least 1 AP; empty: 3." : `At most ${limit} AP (at least 1); empty: 3.`;
+}
+
 export function mine(view) {
   return view.rules.contestants.filter((c) => c.controlled_by_you).map((c) => c.id);
 }
@@ -129,7 +169,7 @@ export function FacesForm({ view, act, prefix }) {
   const [d, setD] = useState("");
   const face = (text) => (String(text).trim() === "" ? null : Number(text));
   return html`<${ActionForm} run=${() => act({ type: `${prefix}.roll`, faces: [face(a), face(d)] })} label="Enter the faces" testid="faces">
-    <p>Physical dice: type the d20 faces rolled at the table (leave empty for a side that rolls no die).</p>
+    <p>Physical dice: type the d20 faces rolled at the table, each 1 to 20 (leave empty for a side that rolls no die).</p>
     <div class="grid">
       <${Field} type="number" min="1" max="20" label=${`${who[actor]}'s die (acting)`} name="face-actor" value=${a} onInput=${setA} testid="face-actor" />
       <${Field} type="number" min="1" max="20" label=${`${who[defender]}'s die`} name="face-defender" value=${d} onInput=${setD} testid="face-defender" />
@@ -171,16 +211,19 @@ export function ContestantCards({ view, detail = () => "" }) {
     </div>`;
 }
 
-// The GM's swap of the round's order, before its first roll (or null): not while a parting shot is under way,
-// whose victor may be the first in the order after its turn.
+// The GM's swap of a duel's order, before the round's first roll (or null): not while a parting shot is under
+// way, whose victor may be the first in the order after its turn.
 export function swapOrder({ view, gm, act, prefix }) {
   const rules = view.rules;
   if (!gm || rules.shot_under_way || rules.next_actor !== rules.order[0] || rules.order.length < 2) return null;
-  return html`<${ActionButton} key="order" label="Swap the order" run=${() => act({ type: `${prefix}.set_order`, order: [...rules.order].reverse() })}
-    title="Before the round's first roll only" />`;
+  const who = names(view);
+  return html`<div key="order" class="qw-order" data-testid="swap-order">
+    <${ActionButton} label="Swap the order" run=${() => act({ type: `${prefix}.set_order`, order: [...rules.order].reverse() })} testid="swap" />
+    <small class="hint">${who[rules.order.at(-1)]} would act first. Only before the round's first roll.</small>
+  </div>`;
 }
 
-// Rolling the next exchange: the faces form, the roll button, or what the viewer waits for.
+// Rolling the next exchange: the faces form or the roll button, for a viewer who may roll it (else null).
 export function rollPart({ view, gm, own, act, prefix }) {
   const rules = view.rules;
   const actor = rules.next_actor;
@@ -193,7 +236,17 @@ export function rollPart({ view, gm, own, act, prefix }) {
   if (view.dice === "server" && (gm || mineToAct)) {
     return html`<${ActionButton} key="roll" kind="primary" label=${`Roll ${who[actor]}'s exchange`} run=${() => act({ type: `${prefix}.roll` })} testid="roll" />`;
   }
-  return html`<p key="wait">${who[actor]}'s exchange: ${view.dice === "physical" ? "the GM enters the faces rolled at the table" : "waiting for the roll"}.</p>`;
+  return null;
+}
+
+// What the next exchange waits for, in words (for the board: every page reads it).
+export function rollWaiting(view) {
+  const rules = view.rules;
+  const actor = rules.next_actor;
+  if (!actor) return "";
+  const who = names(view);
+  const typing = rules.players_type_faces ? "its player or the GM types the faces rolled at the table" : "the GM types the faces rolled at the table";
+  return `Waiting for ${who[actor]}'s exchange: ${view.dice === "physical" ? typing : "its player or the GM rolls it"}.`;
 }
 
 // Whom a rolled exchange waits for, in words: public with the "always" window, as secret as hero points otherwise.
@@ -215,8 +268,9 @@ export function answersWaiting(x, who) {
 }
 
 // After the dice: each of the viewer's contestants whose answer the exchange waits for ("Let it stand", and
-// "Spend a hero point" only when it holds one that could change the result), and the GM's confirmation.
-export function heroPointParts({ view, gm, own, act, prefix, note = "" }) {
+// "Spend a hero point" only when it holds one that could change the result), and, while some answer is still
+// awaited, the GM's confirmation (``confirm``: false when the ruleset offers its own).
+export function heroPointParts({ view, gm, own, act, prefix, note = "", confirm = true }) {
   const x = view.rules.exchange;
   const parts = [];
   for (const c of own) {
@@ -228,6 +282,14 @@ export function heroPointParts({ view, gm, own, act, prefix, note = "" }) {
         <${ActionButton} kind=${spend ? "" : "primary"} label="Let it stand" run=${() => act({ type: `${prefix}.pass_hero_point`, contestant: c.id })} testid=${`pass-${c.id}`} />
       </div>`);
   }
-  if (gm) parts.push(html`<${ActionButton} key="confirm" label="Confirm: apply the exchange now" run=${() => act({ type: `${prefix}.confirm` })} testid="confirm" />`);
+  // an exchange left rolled with no answer awaited (none should be) is the GM's to apply all the same
+  const waiting = [...new Set([...(x.answers_pending ?? []), ...x.hero_points_pending])];
+  if (gm && confirm && (waiting.length > 0 || parts.length === 0)) {
+    const who = names(view);
+    parts.push(html`<div key="confirm" class="qw-order">
+      <${ActionButton} label="Confirm: apply the exchange now" run=${() => act({ type: `${prefix}.confirm` })} testid="confirm" />
+      ${waiting.length > 0 && html`<small class="hint">Without waiting for ${andList(waiting.map((c) => who[c]))}.</small>`}
+    </div>`);
+  }
   return parts;
 }

@@ -2,6 +2,7 @@
 // See docs/web.md for the interface every ruleset module implements and docs/rules/scored.md for the rules.
 import { ActionButton, ActionForm, Check, Field, Select, html, slug } from "../ui.js";
 import { registerRuleset } from "./registry.js";
+import { actionsBox, andList, namedText } from "./questworlds.js";
 import { useState } from "../vendor/preact-htm.js";
 
 const RATING = /^\s*\d+\s*$|^\s*\d+\s*[WwMm]\s*\d*\s*$/;
@@ -159,6 +160,11 @@ function mine(view) {
   return view.rules.contestants.filter((c) => c.controlled_by_you).map((c) => c.id);
 }
 
+// A side in words ("the heroes"), never its key.
+function sideWords(side) {
+  return SIDES.find(([key]) => key === side)?.[1] ?? side;
+}
+
 const ROLE_WORDS = { main: "", contestant: "follower, contestant", secondary: "follower, secondary contestant", supporter: "follower, supporter" };
 const OUT_WORDS = { tally: "out: its tally", round: "out: 3 RP in one round", engaged: "out: engaged and removed" };
 
@@ -210,7 +216,7 @@ function Outcome({ view }) {
   if (!outcome) return null;
   const who = names(view);
   return html`<section class="outcome" aria-labelledby="outcome-title" data-testid="outcome">
-    <h2 id="outcome-title">Outcome: ${outcome.winner} win over ${outcome.loser}</h2>
+    <h2 id="outcome-title">Outcome: ${sideWords(outcome.winner)} win over ${sideWords(outcome.loser)}</h2>
     <ul>${outcome.outcomes.map((o) => html`<li key=${o.contestant}><strong>${who[o.contestant]}</strong>:
       ${o.victory ? "victory" : "defeat"} of degree ${o.degree} (${o.rp_for}–${o.rp_against} against ${who[o.opponent]})</li>`)}</ul>
   </section>`;
@@ -226,7 +232,7 @@ function Board({ view }) {
     <h2 id="board-title">${rules.prize ? `For ${rules.prize}` : "The sequence"}</h2>
     <p class="phase" data-testid="phase">${phaseText(view)}${rules.initiative ? ` · ${who[rules.initiative]} has the initiative against ${who[rules.responder]}` : ""}</p>
     ${sides.map(
-      (side) => html`<div class="contestants" key=${side}><h3>${side}</h3>
+      (side) => html`<div class="contestants" key=${side}><h3>${sideWords(side).replace(/^the /, "The ")}</h3>
         ${rules.contestants.filter((c) => c.side === side).map(
           (c) => html`<article class=${`contestant ${c.controlled_by_you ? "yours" : ""} ${c.out ? "out" : ""}`} key=${c.id} data-testid=${`contestant-${c.id}`}>
             <h4>${c.name}${c.controlled_by_you ? html` <span class="tag">yours</span>` : ""}</h4>
@@ -248,7 +254,8 @@ function Board({ view }) {
       <ul class="dice"><li>${partyWords(who, pending.first, pending.spent[pending.first.contestant])}</li><li>${partyWords(who, pending.second, pending.spent[pending.second.contestant])}</li></ul>
       ${pending.waiting_for.length > 0 && html`<p class="waiting">Waiting for ${pending.waiting_for.map((c) => who[c]).join(", ")} to let the result stand or spend story points</p>`}
     </div>`}
-    ${rules.last && !pending && html`<p class="last" data-testid="last">Last ${rules.last.kind.replace("_", " ")}: ${rules.last.result}</p>`}
+    ${rules.last && !pending && html`<p class="last" data-testid="last">Last ${rules.last.kind.replace("_", " ")}: ${namedText(rules.last.result, who)}</p>`}
+    ${rules.phase === "ready" && !view.concluded && html`<p class="waiting" data-testid="waiting-for">Waiting for the roll of the round: ${view.dice === "physical" ? "the faces rolled at the table" : "the dice"}${rules.players_type_faces && view.dice === "physical" ? ", typed by the GM or a player in it" : ", from the GM"}.</p>`}
     <${RpChart} view=${view} />
     <${Outcome} view=${view} />
   </section>`;
@@ -271,7 +278,7 @@ function FacesFields({ view, labels, faces, setFaces }) {
   if (view.dice !== "physical") return null;
   return html`<div class="grid">${labels.map(
     (label, i) => html`<${Field} key=${i} type="number" min="1" max="20" label=${`${label}'s die`} name=${`face-${i}`}
-      value=${faces[i]} onInput=${(v) => setFaces(faces.map((f, j) => (j === i ? v : f)))} testid=${`face-${i}`} />`,
+      value=${faces[i]} onInput=${(v) => setFaces(faces.map((f, j) => (j === i ? v : f)))} testid=${`face-${i}`} hint="1 to 20" />`,
   )}</div>`;
 }
 
@@ -350,7 +357,8 @@ function ShiftForm({ view, act, leader }) {
   return html`<${ActionForm} run=${() => act({ type: "scored.shift_points", contestant: leader.id, follower, points: Number(points) })} label="Shift RP" kind="" testid=${`shift-${leader.id}`}>
     <div class="grid">
       <${Select} label=${`Shift RP from ${leader.name} to`} name=${`shift-${leader.id}-to`} value=${follower} onChange=${setFollower} options=${options(followers, who)} />
-      <${Field} type="number" min="1" max=${leader.rp} label="Points" name=${`shift-${leader.id}-points`} value=${points} onInput=${setPoints} />
+      <${Field} type="number" min="1" max=${leader.rp} label="Points" name=${`shift-${leader.id}-points`} value=${points} onInput=${setPoints}
+        hint=${`At most ${leader.rp} RP, the RP against ${leader.name}.`} />
     </div>
   <//>`;
 }
@@ -442,27 +450,33 @@ function AdjustForm({ view, act }) {
   </details>`;
 }
 
-// What this viewer can do now, and nothing it cannot.
+// What this viewer can do now, and nothing it cannot, in the order it comes: the round's start, the sealed
+// tactics, the roll, the answers after the dice, then what comes between rounds. Null when nothing here is for
+// this viewer (the board says what the sequence waits for).
 function Actions({ view, me, act }) {
   const rules = view.rules;
   const gm = me.role === "gm";
+  const who = names(view);
   const typesFaces = view.dice === "server" || gm || rules.players_type_faces;
   const own = rules.contestants.filter((c) => c.controlled_by_you); // the GM's: those no player controls
   const active = (c) => c.present && !c.out;
-  if (view.concluded) return html`<p>The sequence is over.</p>`;
-  const parts = [];
-  if (rules.phase === "between" && gm) parts.push(html`<${StartRoundForm} key="start" view=${view} act=${act} />`);
+  if (view.concluded) return null;
+  const items = [];
+  const add = (node, control = true) => node && items.push({ node, control });
+  if (rules.phase === "between" && gm) add(html`<${StartRoundForm} key="start" view=${view} act=${act} />`);
   if (rules.phase === "declaring" && view.seal) {
     for (const c of own.filter((c) => view.seal.expected.includes(c.id))) {
       const declared = view.seal.declared.find((d) => d.participant === c.id);
-      parts.push(html`<${TacticForm} key=${`tactic-${c.id}`} contestant=${c} act=${act} declared=${declared} />`);
+      add(html`<${TacticForm} key=${`tactic-${c.id}`} contestant=${c} act=${act} declared=${declared} />`);
     }
-    if (parts.length === 0) parts.push(html`<p>Waiting for the tactics to be sealed.</p>`);
+    const missing = view.seal.expected.filter((p) => !view.seal.declared.some((d) => d.participant === p));
+    if (gm && missing.length > 0 && missing.every((p) => !own.some((c) => c.id === p))) {
+      add(html`<p key="sealing" class="waiting" data-testid="waiting-intents">Waiting for ${andList(missing.map((p) => who[p] ?? p))} to seal ${missing.length > 1 ? "their tactics" : "a tactic"}.</p>`, false);
+    }
   }
   if (rules.phase === "ready") {
     const inRound = [rules.initiative, rules.responder].some((id) => own.some((c) => c.id === id));
-    if (gm || (inRound && typesFaces)) parts.push(html`<${RollForm} key="roll" view=${view} act=${act} />`);
-    else parts.push(html`<p key="wait">The GM ${view.dice === "physical" ? "types in the faces rolled at the table" : "rolls the round"}.</p>`);
+    if (gm || (inRound && typesFaces)) add(html`<${RollForm} key="roll" view=${view} act=${act} />`);
   }
   if (rules.phase === "rolled" && rules.pending) {
     // every player in the contest answers (let it stand), whether or not it holds story points; the spend
@@ -470,41 +484,50 @@ function Actions({ view, me, act }) {
     for (const c of own) {
       const spend = (rules.pending.may_spend ?? []).includes(c.id);
       if (!spend && !rules.pending.waiting_for.includes(c.id)) continue;
-      parts.push(html`<div key=${`story-${c.id}`} class="hero-prompt" role="group" aria-label=${`After the dice for ${c.name}`}>
+      add(html`<div key=${`story-${c.id}`} class="hero-prompt" role="group" aria-label=${`After the dice for ${c.name}`}>
         <p>${spend ? `${c.name} may spend a story point (${c.story_points} left): one more success.` : `The dice are down for ${c.name}: let the result stand to go on.`}</p>
         ${spend && html`<${ActionButton} kind="primary" label="Spend a story point" run=${() => act({ type: "scored.spend_story_point", contestant: c.id })} testid=${`spend-${c.id}`} />`}
         <${ActionButton} kind=${spend ? "" : "primary"} label="Let it stand" run=${() => act({ type: "scored.keep_story_points", contestant: c.id })} testid=${`keep-${c.id}`} />
       </div>`);
     }
-    if (gm) parts.push(html`<${ActionButton} key="confirm" label="Resolve now" run=${() => act({ type: "scored.confirm" })} testid="confirm" />`);
+    const waiting = rules.pending.waiting_for ?? [];
+    if (gm && waiting.length > 0) {
+      add(html`<div key="confirm" class="qw-order">
+        <${ActionButton} label="Resolve now" run=${() => act({ type: "scored.confirm" })} testid="confirm" />
+        <small class="hint">Without waiting for ${andList(waiting.map((c) => who[c]))}.</small>
+      </div>`);
+    }
   }
   if (rules.phase === "between" || rules.phase === "decided") {
     const helpers = own.filter(active);
     // parting shots: at opponents taken out since the last round started; after the decision, the winners'
     const taken = rules.contestants.filter((c) => (rules.parting_shot_targets ?? []).includes(c.id));
-    if (rules.phase === "between" && typesFaces && helpers.length > 0) parts.push(html`<${AssistForm} key="assist" view=${view} act=${act} helpers=${helpers} />`);
+    if (rules.phase === "between" && typesFaces && helpers.length > 0) add(html`<${AssistForm} key="assist" view=${view} act=${act} helpers=${helpers} />`);
     // only an otherwise unengaged opponent (engaged in the rounds with nobody still in), never a supporter;
     // the form only while some opposing follower is still in
     const engagers = helpers.filter((c) => c.role !== "supporter" && (c.engaged_with ?? []).length === 0 && rules.contestants.some((f) => f.follower_of && f.side !== c.side && active(f)));
-    if (rules.phase === "between" && typesFaces && engagers.length > 0) parts.push(html`<${EngageForm} key="engage" view=${view} act=${act} opponents=${engagers} gm=${gm} />`);
+    if (rules.phase === "between" && typesFaces && engagers.length > 0) add(html`<${EngageForm} key="engage" view=${view} act=${act} opponents=${engagers} gm=${gm} />`);
     for (const target of taken) {
       // a supporter strikes no opponent (rules/supporter_does_not_engage)
       const shooters = helpers.filter((c) => c.role !== "supporter" && c.side !== target.side && (!rules.outcome || c.side === rules.outcome.winner));
       if (shooters.length > 0 && typesFaces) {
-        parts.push(html`<${PartingShotForm} key=${`ps-${target.id}`} view=${view} act=${act} shooters=${shooters} targets=${taken.filter((t) => t.side === target.side)} />`);
+        add(html`<${PartingShotForm} key=${`ps-${target.id}`} view=${view} act=${act} shooters=${shooters} targets=${taken.filter((t) => t.side === target.side)} />`);
         break;
       }
     }
   }
   if (rules.phase !== "decided") {
-    for (const c of own.filter((c) => c.role === "main" && active(c))) parts.push(html`<${ShiftForm} key=${`shift-${c.id}`} view=${view} act=${act} leader=${c} />`);
+    for (const c of own.filter((c) => c.role === "main" && active(c))) {
+      const followers = rules.contestants.some((f) => f.follower_of === c.id && f.role === "secondary" && !f.out);
+      if (followers && c.rp > 0) add(html`<${ShiftForm} key=${`shift-${c.id}`} view=${view} act=${act} leader=${c} />`);
+    }
     // the GM brings in anyone; a player its own late arrivals
     const newcomers = (gm ? rules.contestants : own).filter((c) => !c.present && rules.contestants.some((m) => m.side === c.side && active(m)));
-    if (newcomers.length > 0) parts.push(html`<${JoinForm} key="join" view=${view} act=${act} newcomers=${newcomers} />`);
+    if (newcomers.length > 0) add(html`<${JoinForm} key="join" view=${view} act=${act} newcomers=${newcomers} />`);
   }
-  if (gm && (rules.phase === "between" || rules.phase === "decided")) parts.push(html`<${AdjustForm} key="adjust" view=${view} act=${act} />`);
-  if (parts.length === 0) parts.push(html`<p>Nothing for you to do right now.</p>`);
-  return html`<div class="actions">${parts}</div>`;
+  if (gm && (rules.phase === "between" || rules.phase === "decided")) add(html`<${AdjustForm} key="adjust" view=${view} act=${act} />`);
+  if (gm && rules.phase === "decided") add(html`<p key="conclude">When the story is told, conclude the sequence (it reveals the dice seed).</p>`, false);
+  return actionsBox(items, gm);
 }
 
 function chartPoints() {
