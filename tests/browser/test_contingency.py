@@ -58,7 +58,7 @@ def test_the_map_changes_for_everyone_when_the_gm_splits_a_zone(agon_server: Ser
     # Movement resolves before Combat, until the GM moves the Strike first
     queue = ann.get_by_test_id("round-actions").locator("tbody tr")
     expect(queue).to_contain_text(["Climb", "Strike"])
-    gm.get_by_role("button", name="Resolve ellis.1 earlier").click()
+    gm.get_by_role("button", name="Resolve Ellis's action 1 earlier").click()
     expect(queue).to_contain_text(["Strike", "Climb"])
     expect(watcher.get_by_test_id("round-actions").locator("tbody tr")).to_contain_text(["Combat", "Movement"])
 

@@ -191,7 +191,7 @@ def test_a_player_taps_a_zone_to_move_there(agon_server: ServerFactory, pages: P
     expect(said).to_have_text("That is Vex: an action aims at someone or something else.")
     ann.get_by_test_id("token-guard").tap()
     expect(said).to_have_text("Guard as the target of Vex's Strike: close (the same zone).")
-    expect(target.get_by_label("Target of Vex's Strike (vex.2)")).to_have_value("guard")
+    expect(target.get_by_label("Target of Vex's Strike (action 2)")).to_have_value("guard")
     assert_accessible(ann, "player's map while picking a target")
     ann.get_by_test_id("map-send").click()
     expect(gm.get_by_test_id("action-vex.2")).to_contain_text("Guard")

@@ -116,7 +116,13 @@ TABLES: dict[str, Callable[[], Table]] = {
     "contingency": lambda: Table(
         _encounter("public"),
         {**SEATS, **_ids("rook", "wren", "moss", "bandit", "bank", "river", "shore", "rock")},
-        [("gm", c.OpenIntent()), ("ann", Declare(participant="rook", payload=c.Intent(actions=["Strike"])))],
+        [
+            ("gm", c.OpenIntent()),
+            ("ann", Declare(participant="rook", payload=c.Intent(actions=["Strike", "Taunt"]))),
+            ("bob", Declare(participant="wren", payload=c.Intent(actions=["Strike"]))),
+            ("cat", Declare(participant="moss", payload=c.Intent(actions=["Reposition"]))),
+            ("gm", Declare(participant="bandit", payload=c.Intent(actions=["Shoot"]))),  # revealed: the round's
+        ],  # actions with their targets, difficulties and order, each named on the GM's page
     ),
 }
 

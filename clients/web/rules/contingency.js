@@ -1049,6 +1049,11 @@ function rangeTo(view, characterId, target) {
   return RANGE_WORDS[range] ?? range;
 }
 
+// An action of the round as people say it: "action 2" (its number among its character's actions this round).
+function actionNumber(action) {
+  return `action ${String(action.id).split(".").at(-1)}`;
+}
+
 function TargetForm({ view, act, action }) {
   const who = names(view);
   const options = [["", "choose"], ...Object.entries(who).filter(([id]) => id !== action.character)];
@@ -1057,7 +1062,7 @@ function TargetForm({ view, act, action }) {
   const label = action.name ?? action.type;
   const setIt = (id) => act({ type: "contingency.set_target", action: action.id, target: id });
   return html`<${ActionForm} run=${() => setIt(target)} label="Set the target" kind="" testid=${`target-${action.id}`}>
-    <${Select} label=${`Target of ${who[action.character]}'s ${label} (${action.id})`} name=${`target-${action.id}`} value=${target} onChange=${setTarget} options=${options}
+    <${Select} label=${`Target of ${who[action.character]}'s ${label} (${actionNumber(action)})`} name=${`target-${action.id}`} value=${target} onChange=${setTarget} options=${options}
       hint=${target ? `${who[target]} is ${rangeTo(view, action.character, target)} from ${who[action.character]}; the closer the target, the earlier the action resolves among its type.` : ""} />
     <${PickButton} pickKey=${`target-${action.id}`} what=${`the target of ${who[action.character]}'s ${label}`} kinds=${["character", "zone", "thing"]}
       why=${(kind, id) => (id === action.character ? `That is ${who[id]}: an action aims at someone or something else.` : null)}
@@ -1067,10 +1072,11 @@ function TargetForm({ view, act, action }) {
   <//>`;
 }
 
-function DifficultyForm({ act, action }) {
+function DifficultyForm({ view, act, action }) {
+  const who = names(view);
   const [value, setValue] = useState(String(action.difficulty ?? ""));
   return html`<${ActionForm} run=${() => act({ type: "contingency.set_difficulty", action: action.id, difficulty: Number(value) })} label="Set the difficulty" kind="">
-    <${Field} type="number" min="1" label=${`Difficulty of ${action.id}`} name="difficulty" value=${value} onInput=${setValue} hint="Easy 3, Tricky 5, Hard 6." />
+    <${Field} type="number" min="1" label=${`Difficulty of ${who[action.character]}, ${actionNumber(action)}`} name="difficulty" value=${value} onInput=${setValue} hint="Easy 3, Tricky 5, Hard 6." />
   <//>`;
 }
 
@@ -1122,7 +1128,7 @@ function ChangeForm({ act, action, cards }) {
   const [to, setTo] = useState(options[0]?.[0] ?? "");
   if (options.length === 0) return null;
   return html`<${ActionForm} run=${() => act({ type: "contingency.change_action", action: action.id, to })} label="Ask to change it" kind="" testid=${`change-${action.id}`}>
-    <${Select} label=${`Change ${action.name} (${action.id}) to`} name=${`change-${action.id}`} value=${to} onChange=${setTo} options=${options} hint="The GM sets the penalty." />
+    <${Select} label=${`Change ${action.name} (${actionNumber(action)}) to`} name=${`change-${action.id}`} value=${to} onChange=${setTo} options=${options} hint="The GM sets the penalty." />
   <//>`;
 }
 
@@ -1331,8 +1337,8 @@ function QueueOrder({ view, act }) {
     return act({ type: "contingency.reorder", order });
   };
   return html`<div class="queue" data-testid="reorder"><h3>Order of the actions still to resolve</h3>
-    <ol>${queued.map((a, i) => html`<li key=${a.id}>${who[a.character]}: ${a.name ?? a.type} (${a.id})
-      ${i > 0 && html` <${ActionButton} label=${`Resolve ${a.id} earlier`} run=${() => earlier(i)} />`}</li>`)}</ol>
+    <ol>${queued.map((a, i) => html`<li key=${a.id}>${who[a.character]}: ${a.name ?? a.type} (${actionNumber(a)})
+      ${i > 0 && html` <${ActionButton} label=${`Resolve ${who[a.character]}'s ${actionNumber(a)} earlier`} run=${() => earlier(i)} />`}</li>`)}</ol>
   </div>`;
 }
 
@@ -1371,14 +1377,14 @@ function Actions({ view, me, act }) {
       } else {
         parts.push(html`<p key="wait">Next: ${who[next.character]}'s ${next.name ?? next.type} action.</p>`);
       }
-      if (gm) parts.push(html`<${DifficultyForm} key=${`difficulty-${next.id}`} act=${act} action=${next} />`);
+      if (gm) parts.push(html`<${DifficultyForm} key=${`difficulty-${next.id}`} view=${view} act=${act} action=${next} />`);
     }
     for (const a of rules.actions.filter((a) => a.status === "planned")) {
       const owner = rules.characters.find((c) => c.id === a.character);
       if (gm || owner?.controlled_by_you) parts.push(html`<${TargetForm} key=${`target-${a.id}`} view=${view} act=${act} action=${a} />`);
       if (owner?.controlled_by_you && a.name && !a.change_asked) parts.push(html`<${ChangeForm} key=${`change-${a.id}`} act=${act} action=${a} cards=${cardsOf()} />`);
       if (gm && a.change_asked) {
-        parts.push(html`<div key=${`change-${a.id}`} class="proposal"><p>${who[a.character]} asks to change ${a.id} to ${a.change_asked}.</p>
+        parts.push(html`<div key=${`change-${a.id}`} class="proposal"><p>${who[a.character]} asks to change ${a.name ?? "the action"} (${actionNumber(a)}) to ${a.change_asked}.</p>
           <${ActionButton} label="Allow with −2" run=${() => act({ type: "contingency.rule_on_change", action: a.id, allow: true, penalty: 2 })} />
           <${ActionButton} label="Refuse" run=${() => act({ type: "contingency.rule_on_change", action: a.id, allow: false })} /></div>`);
       }
