@@ -155,7 +155,10 @@ class AgonClient:
             raise ValueError("follow: this client names the contest of every follow")
         waits = [self._expect_welcome(f.contest, f.token) for f in follow if f.contest is not None]
         await self._send(Hello(follow=list(follow), owner=self.owner, client="agon-python"))
-        await self._gather(waits, timeout)
+        if waits:
+            await self._gather(waits, timeout)
+        else:  # nothing to welcome: a pong says the server took the hello (a refused connection raises its word)
+            await self.ping(timeout=timeout)
 
     async def reconnect(self, *, timeout: float = DEFAULT_TIMEOUT) -> None:
         """A new connection that resumes every followed contest from the last version seen (a closed client

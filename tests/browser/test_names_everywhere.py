@@ -1,5 +1,6 @@
 """People read names, never ids: every page of every ruleset — the GM's, each player's, a spectator's, and the
-GM's replay — after a few commands, shows no id of a contestant, seat, zone or die anywhere in its text.
+GM's replay — after a few commands, shows no id of a contestant, seat, zone or die anywhere in its text, on a
+laptop and on a phone, where it never scrolls sideways at 390 px.
 
 Each contest is one the other tests play, with every id renamed so that no id is a name or part of one
 ("aria" becomes "c-aria", seat "ann" becomes "s-ann"), so an id that reaches a page is caught whole.
@@ -168,4 +169,7 @@ def test_no_page_shows_an_id(ruleset: str, agon_server: ServerFactory, pages: Pa
                 expect(page.locator(".log-list li, .timeline-list li").first).to_be_visible()
             page.wait_for_timeout(300)  # the last patches and notices
             assert _shown_ids(page, ids) == [], f"{ruleset}: the {who}'s page shows ids"
+            if viewport is PHONE:
+                width = page.evaluate("() => document.documentElement.scrollWidth")
+                assert width <= PHONE["width"], f"{ruleset}: the {who}'s page is {width} px wide on a phone"
     assert pages.errors == []
