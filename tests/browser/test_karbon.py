@@ -108,7 +108,7 @@ def test_a_karbon_round_is_played_by_tapping_the_dice(agon_server: ServerFactory
     gm.get_by_test_id("face-d10-2").fill("9")
     gm.get_by_role("button", name="Enter the faces").click()
     for page in (gm, ann):
-        expect(page.get_by_test_id("last-roll")).to_contain_text("the agent wins the round")
+        expect(page.get_by_test_id("last-roll")).to_contain_text("Vera wins the round")
         expect(page.get_by_test_id("hand-chips-agent")).to_have_text("5")
         expect(page.get_by_test_id("die-d10-2")).to_have_attribute("aria-label", "d10 showing 9, a turncoat")
     expect(ann.get_by_label("contest log")).to_contain_text("narrator d10 showing 4, d10 showing 9")  # no die ids

@@ -582,10 +582,11 @@ function Track({ contest }) {
 function RollWords({ rules }) {
   const roll = rules.last_roll;
   if (!roll) return null;
-  const winner = roll.winner ? `the ${roll.winner} wins the round` : "a tie in hits";
-  const opening = roll.opening ? `; the ${roll.opening} offers an opening` : "";
-  return html`<p class="last" data-testid="last-roll">Round ${roll.round}: agent ${roll.agent_hits} hit(s), ${roll.agent_turncoats} turncoat(s);
-    narrator ${roll.narrator_hits} hit(s), ${roll.narrator_turncoats} turncoat(s): ${winner}${opening}.
+  const side = (which) => (which === "agent" ? rules.name || "the agent" : "the narrator");
+  const winner = roll.winner ? `${side(roll.winner)} wins the round` : "a tie in hits";
+  const opening = roll.opening ? `; ${side(roll.opening)} offers an opening` : "";
+  return html`<p class="last" data-testid="last-roll">Round ${roll.round}: ${side("agent")} ${roll.agent_hits} hit(s), ${roll.agent_turncoats} turncoat(s);
+    the narrator ${roll.narrator_hits} hit(s), ${roll.narrator_turncoats} turncoat(s): ${winner}${opening}.
     ${roll.all_in ? ` All on the line: ${roll.risk.join(", ")}.` : ""}${roll.peril.length ? ` Peril: ${roll.peril.join(", ")}.` : ""}</p>`;
 }
 
