@@ -3,6 +3,7 @@
 import { ActionButton, ActionForm, Check, Field, Select, html, slug } from "../ui.js";
 import { registerRuleset } from "./registry.js";
 import { useEffect, useRef, useState } from "../vendor/preact-htm.js";
+import { DiceRow } from "../dice.js";
 
 const PHASES = {
   scene: "Setting the scene",
@@ -906,6 +907,63 @@ function ActionsTable({ view }) {
   </table>`;
 }
 
+// --- the dice of a roll ----------------------------------------------------------------------------------
+
+// The sizes of the dice of each roll this page saw waiting for its penalty, with the faces rolled: the view's
+// resolved roll (`last`) carries the faces after the penalty but not the sizes.
+const rolledSizes = new Map();
+
+// The die whose face is the middle one of three (the result), the first of equal faces in the order rolled.
+function middleOf(faces) {
+  return faces.map((_, i) => i).sort((a, b) => faces[a] - faces[b] || a - b)[1];
+}
+
+function RollingDice({ view }) {
+  const rules = view.rules;
+  const r = rules.rolling;
+  const who = { ...names(view) };
+  who[r.character] ??= "the character";
+  rolledSizes.set(`${view.contest}|${rules.round}|${r.action}`, { sides: r.sides, faces: r.faces });
+  const middle = middleOf(r.faces);
+  const dice = r.faces.map((face, i) => ({
+    sides: r.sides[i],
+    face,
+    kept: i === middle,
+    label: `${who[r.character]}'s d${r.sides[i]} showing ${face}${i === middle ? ", the middle die before the penalty" : ""}`,
+    note: i === middle ? "middle" : `d${r.sides[i]}`,
+  }));
+  return html`<${DiceRow} dice=${dice} roll=${`rolling-${r.action}-${r.faces.join("-")}`} caption=${`${who[r.character]}'s three dice, before the penalty`} testid="rolling-dice" />`;
+}
+
+// The sizes a resolved roll was made with: as seen while its penalty was taken, else the character's own dice
+// when it has no others; null when this page cannot know them.
+function sizesOf(view, last) {
+  const seen = rolledSizes.get(`${view.contest}|${view.rules.round}|${last.action}`);
+  if (seen && seen.faces.every((f, i) => f === last.faces[i] + (last.reductions[i] ?? 0))) return seen.sides;
+  const character = view.rules.characters.find((c) => c.id === last.character);
+  return character && character.skills.length === 0 && character.dice.length === last.faces.length ? character.dice : null;
+}
+
+function LastDice({ view }) {
+  const last = view.rules.last;
+  const who = { ...names(view) };
+  who[last.character] ??= "the character";
+  const sizes = sizesOf(view, last);
+  const middle = middleOf(last.faces);
+  const dice = last.faces.map((face, i) => {
+    const die = sizes ? `d${sizes[i]}` : "die";
+    return {
+      sides: sizes ? sizes[i] : null,
+      face,
+      kept: i === middle,
+      label: `${who[last.character]}'s ${die} showing ${face}${i === middle ? `, the middle die: result ${last.result}` : ""}`,
+      note: i === middle ? "result" : sizes ? die : "",
+    };
+  });
+  const penalty = last.reductions.some((n) => n > 0) ? ", after the penalty" : "";
+  return html`<${DiceRow} dice=${dice} roll=${`last-${last.action}-${last.faces.join("-")}`} caption=${`${who[last.character]}'s three dice${penalty}`} testid="last-dice" />`;
+}
+
 function Board({ view, me }) {
   const rules = view.rules;
   const who = names(view);
@@ -920,7 +978,9 @@ function Board({ view, me }) {
     )}</ul>
     <${ActionsTable} view=${view} />
     ${rules.rolling && html`<p class="rolling" data-testid="rolling">${who[rules.rolling.character]} rolled ${rules.rolling.faces.join("-")} on ${rules.rolling.sides.map((n) => `d${n}`).join("/")} and takes −${rules.rolling.penalty}: waiting for the choice of dice.</p>`}
+    ${rules.rolling && html`<${RollingDice} view=${view} />`}
     ${rules.last && html`<p class="last" data-testid="last">Last: ${rules.last.faces.join("-")}, result ${rules.last.result}${rules.last.omens ? `, ${rules.last.omens} omen(s)` : ""}${rules.last.success === null ? "" : rules.last.success ? " — success" : " — failure"}</p>`}
+    ${rules.last && html`<${LastDice} view=${view} />`}
     ${rules.environmental.length > 0 && html`<ul class="environmental" data-testid="environmental">${rules.environmental.map((t, i) => html`<li key=${i}>${t}</li>`)}</ul>`}
   </section>`;
 }

@@ -6,6 +6,7 @@ import { registerRuleset } from "./registry.js";
 import { GroupBoard, GroupIntentFields, GroupOutcome, OrderStep, PartingShotForm, betweenTurns, groupParts, groupTie, opponentsOf, ordered, roundBegun, shotParts } from "./extended_group.js";
 import { ChangeActions, targetsOut } from "./extended_change.js";
 import { useState } from "../vendor/preact-htm.js";
+import { DiceRow, questDie } from "../dice.js";
 
 const LEVELS = ["Fumble", "Failure", "Success", "Critical"];
 const KINDS = [
@@ -101,6 +102,15 @@ function sideWords(name, face, level, rating, heroPoint) {
   return words;
 }
 
+// The exchange's two d20 as dice: the actor's, then the defender's, each with its level (and the steps a mastery
+// or a hero point moved it).
+function ExchangeDice({ x, who, rating }) {
+  const side = (id, face, level) =>
+    questDie({ name: who[id], face, raw: rawLevel(face, rating(id)), level, heroPoint: x.hero_points_spent.includes(id) });
+  const dice = [side(x.actor, x.actor_face, x.actor_level), side(x.defender, x.defender_face, x.defender_level)].filter(Boolean);
+  return html`<${DiceRow} dice=${dice} roll=${`exchange-${x.number}-${x.actor}-${x.defender}`} caption="The dice" />`;
+}
+
 function ExchangeWords({ view }) {
   const rules = view.rules;
   const x = rules.exchange;
@@ -115,6 +125,7 @@ function ExchangeWords({ view }) {
       <li>${sideWords(who[x.actor], x.actor_face, x.actor_level, rating(x.actor), x.hero_points_spent.includes(x.actor))}</li>
       <li>${sideWords(who[x.defender], x.defender_face, x.defender_level, rating(x.defender), x.hero_points_spent.includes(x.defender))}</li>
     </ul>
+    <${ExchangeDice} x=${x} who=${who} rating=${rating} />
     ${answersWaiting(x, who)}
   </div>`;
 }

@@ -2,6 +2,7 @@
 // table). See docs/web.md for the interface every ruleset module implements.
 import { ActionForm, Check, Field, Select, html } from "../ui.js";
 import { AdjustForm, ContestantCards, ContestantsSetup, HeroPointWindowSelect, Step, actionsBox, andList, answersWaiting, bidHint, bidLimit, heroPointParts, rollPart, rollWaiting, swapOrder, buildContestants, chartPoints, contestant, fieldOf, mine, names } from "./questworlds.js";
+import { DiceRow, questDie } from "../dice.js";
 import { registerRuleset } from "./registry.js";
 import { useState } from "../vendor/preact-htm.js";
 
@@ -87,6 +88,10 @@ function ExchangeWords({ view }) {
       <li>${sideWords(who[x.actor], x.actor_face, x.actor_level, x.hero_points_spent.includes(x.actor))}</li>
       <li>${sideWords(who[x.defender], x.defender_face, x.defender_level, x.hero_points_spent.includes(x.defender))}</li>
     </ul>
+    <${DiceRow} caption="The dice" roll=${`exchange-${x.number}-${x.actor}-${x.defender}`} dice=${[
+      questDie({ name: who[x.actor], face: x.actor_face, level: x.actor_level, heroPoint: x.hero_points_spent.includes(x.actor) }),
+      questDie({ name: who[x.defender], face: x.defender_face, level: x.defender_level, heroPoint: x.hero_points_spent.includes(x.defender) }),
+    ].filter(Boolean)} />
     ${rules.phase === "tied" && html`<p class="waiting" data-testid="tied">A tie: the GM decides the result from the stated intents.</p>`}
     ${answersWaiting(x, who)}
   </div>`;

@@ -5,6 +5,7 @@
 import { ActionButton, ActionForm, Check, Field, Select, html, slug } from "../ui.js";
 import { registerRuleset } from "./registry.js";
 import { useEffect, useState } from "../vendor/preact-htm.js";
+import { DiceRow, Die as DrawnDie } from "../dice.js";
 
 const STACK = 5;
 const SIDE_NAMES = { agent: "Agent", narrator: "Narrator" };
@@ -513,8 +514,11 @@ function diceChoice(view, me, draft = draftOf(view)) {
 function Die({ die, among, faces, place, choice, view, picks }) {
   const shown = faces.get(die.id);
   const name = shown ? `d${die.sides} showing ${shown.face}, a ${shown.result}` : dieName(die, among);
-  const look = `die d${die.sides} ${shown ? shown.result : ""} ${place === "peril" ? "peril" : ""}`;
-  const inside = html`<span class="kind">d${die.sides}</span>${shown ? html`<span class="face">${shown.face}</span>` : ""}`;
+  const look = `die d${die.sides} ${shown ? `${shown.result} drawn` : ""} ${place === "peril" ? "peril" : ""}`;
+  const tone = shown ? { hit: "ok", turncoat: "bad" }[shown.result] ?? "" : "";
+  const inside = shown
+    ? html`<${DrawnDie} sides=${die.sides} face=${shown.face} tone=${tone} hidden=${true} /><span class="kind">d${die.sides}</span>`
+    : html`<span class="kind">d${die.sides}</span>`;
   if (!choice) return html`<li class=${look} aria-label=${name} data-testid=${`die-${die.id}`}>${inside}</li>`;
   const picked = picks.find((p) => p.place === place && p.id === die.id);
   const label = picked?.to ? `${name}, for the ${picked.to}'s hand` : name;
@@ -587,7 +591,9 @@ function RollWords({ rules }) {
   const opening = roll.opening ? `; ${side(roll.opening)} offers an opening` : "";
   return html`<p class="last" data-testid="last-roll">Round ${roll.round}: ${side("agent")} ${roll.agent_hits} hit(s), ${roll.agent_turncoats} turncoat(s);
     the narrator ${roll.narrator_hits} hit(s), ${roll.narrator_turncoats} turncoat(s): ${winner}${opening}.
-    ${roll.all_in ? ` All on the line: ${roll.risk.join(", ")}.` : ""}${roll.peril.length ? ` Peril: ${roll.peril.join(", ")}.` : ""}</p>`;
+    ${roll.all_in ? ` All on the line: ${roll.risk.join(", ")}.` : ""}${roll.peril.length ? ` Peril: ${roll.peril.join(", ")}.` : ""}</p>
+    ${roll.all_in && roll.risk.length > 0 && html`<${DiceRow} caption="All on the line: the three risk d8" roll=${`risk-${roll.round}`} testid="risk-dice"
+      dice=${roll.risk.map((face) => ({ sides: 8, face, tone: { hit: "ok", turncoat: "bad" }[resultOf(face)] ?? "", label: `risk d8 showing ${face}, a ${resultOf(face)}`, note: resultOf(face) }))} />`}`;
 }
 
 function Board({ view, me }) {

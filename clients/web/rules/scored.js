@@ -4,6 +4,7 @@ import { ActionButton, ActionForm, Check, Field, Select, html, slug } from "../u
 import { registerRuleset } from "./registry.js";
 import { actionsBox, andList, namedText } from "./questworlds.js";
 import { useState } from "../vendor/preact-htm.js";
+import { DiceRow } from "../dice.js";
 
 const RATING = /^\s*\d+\s*$|^\s*\d+\s*[WwMm]\s*\d*\s*$/;
 const SIDES = [["heroes", "the heroes"], ["opposition", "the opposition"]];
@@ -168,6 +169,15 @@ function sideWords(side) {
 const ROLE_WORDS = { main: "", contestant: "follower, contestant", secondary: "follower, secondary contestant", supporter: "follower, supporter" };
 const OUT_WORDS = { tally: "out: its tally", round: "out: 3 RP in one round", engaged: "out: engaged and removed" };
 
+// A party's d20 as a die: its face, with its successes (story points included) under it.
+function partyDie(who, party, spent) {
+  const name = party.contestant ? `${who[party.contestant]}'s` : "the resistance's";
+  const total = party.successes + (spent ?? 0);
+  const count = `${total} success${total === 1 ? "" : "es"}`;
+  const label = `${name} d20 showing ${party.face}, ${count}${spent ? ` with ${spent} story point${spent > 1 ? "s" : ""}` : ""}`;
+  return { sides: 20, face: party.face, label: label[0].toUpperCase() + label.slice(1), tone: total >= 2 ? "best" : total === 1 ? "ok" : "", note: count };
+}
+
 function partyWords(who, party, spent) {
   const name = party.contestant ? who[party.contestant] : "the resistance";
   const extra = spent ? ` + ${spent} story point${spent > 1 ? "s" : ""}` : "";
@@ -252,6 +262,8 @@ function Board({ view }) {
     </ul></div>`}
     ${pending && html`<div class="exchange" data-testid="pending"><h3>${pending.kind.replace("_", " ")}${pending.target ? ` for ${who[pending.target]}` : ""}</h3>
       <ul class="dice"><li>${partyWords(who, pending.first, pending.spent[pending.first.contestant])}</li><li>${partyWords(who, pending.second, pending.spent[pending.second.contestant])}</li></ul>
+      <${DiceRow} caption="The dice" roll=${`${pending.kind}-${rules.round}-${pending.first.contestant}-${pending.second.contestant}`}
+        dice=${[partyDie(who, pending.first, pending.spent[pending.first.contestant]), partyDie(who, pending.second, pending.spent[pending.second.contestant])]} />
       ${pending.waiting_for.length > 0 && html`<p class="waiting">Waiting for ${pending.waiting_for.map((c) => who[c]).join(", ")} to let the result stand or spend story points</p>`}
     </div>`}
     ${rules.last && !pending && html`<p class="last" data-testid="last">Last ${rules.last.kind.replace("_", " ")}: ${namedText(rules.last.result, who)}</p>`}
