@@ -54,13 +54,11 @@ class Naming:
     seats: Names
     things: Names
 
-    def actor(self, actor: Actor | str) -> str:
-        """ "the GM", a player's name, or the id of whoever else caused an event."""
-        principal = actor.principal if isinstance(actor, Actor) else actor
-        role = actor.role if isinstance(actor, Actor) else None
-        if role == "gm" or (role is None and principal == "gm"):
+    def actor(self, actor: Actor) -> str:
+        """The GM as "the GM", a player by its seat's name, anyone else by its principal."""
+        if actor.role == "gm":
             return "the GM"
-        return self.seats.get(principal, principal)
+        return self.seats.get(actor.principal, actor.principal)
 
 
 def seat_names(seats: Sequence[Seat]) -> dict[str, str]:
