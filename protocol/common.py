@@ -102,3 +102,30 @@ class RatedContestant(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     followers_ap: Number = 0  # AP of followers added at the start
     edge: Number = 0  # ^N; negative for a handicap
     hero_points: HeroPoints = 0
+
+
+QuestRollKind = Literal["exchange", "parting_shot", "final_action", "disengage", "loan", "gift"]
+
+
+class RolledSide(msgspec.Struct, frozen=True):
+    """One side's d20 in a QuestWorlds roll: whose die (a contestant's id; None for a resistance, or for someone
+    outside the contest, named by ``outsider``), its face (None: no die, a value of 0 or less rolls Failure) and
+    its level after masteries and any hero point."""
+
+    contestant: str | None
+    face: int | None
+    level: str  # Fumble, Failure, Success or Critical
+    hero_point: bool = False  # a hero point raised it one step
+    outsider: str = ""  # a gift's giver, who is not in the contest
+
+
+class QuestRoll(msgspec.Struct, frozen=True):
+    """The dice of the newest roll a QuestWorlds contest has applied (an exchange, or a simple contest inside
+    it), kept in the view so that every page can still draw them once the exchange is applied. Everything in it
+    is public: the faces and levels were in the exchange everyone saw, and who won in the log."""
+
+    kind: QuestRollKind
+    exchange: int  # the exchange's number; a simple contest's: how many exchanges were applied before it
+    sides: list[RolledSide]  # the acting side's die first
+    won: int | None = None  # the index in ``sides`` of the die that won; None: a tie, or no contest of dice
+    result: str = ""  # a simple contest's result for the acting side ("Minor Victory", "Tie")

@@ -38,6 +38,15 @@ BAD_REWIND = "undo/bad_version"
 DICE_MODE = "dice/wrong_mode"
 BAD_FACE = "dice/bad_face"
 
+# table talk (protocol/talk.py)
+TALK_EMPTY = "talk/empty"  # nothing left to say once trimmed
+TALK_TOO_LONG = "talk/too_long"  # more than 500 characters once trimmed
+TALK_TOO_FAST = "talk/too_fast"  # a seat saying more than 8 lines in 10 seconds
+TALK_FULL = "talk/full"  # the contest holds the most lines it keeps (5,000)
+TALK_NOT_ALLOWED = "talk/not_allowed"  # a spectator or an auditor speaking, a whisper the roles do not allow
+TALK_UNKNOWN_SEAT = "talk/unknown_seat"  # a whisper to a seat the contest does not have
+TALK_BAD_ROLL = "talk/bad_roll"  # a /roll whose dice do not read (the message says what is wrong)
+
 # storage
 CONFLICT = "store/conflict"
 UNAVAILABLE = "store/unavailable"

@@ -8,6 +8,7 @@ import msgspec
 
 from protocol.common import Actor, DiceMode, Seat
 from protocol.rulesets import Declaration, RulesetCommand, RulesetEvent, Setup
+from protocol.talk import TalkSetting
 
 __all__ = ["Declaration", "RulesetCommand", "RulesetEvent", "Setup"]
 
@@ -23,6 +24,8 @@ class ContestCreated(_Msg, frozen=True, tag="contest.created"):
     seats: list[Seat]
     dice: DiceMode
     seed_hash: str | None  # sha256 of the secret dice seed (server dice); the seed is revealed at the end
+    # who beyond the table reads its talk (absent: nobody; absent from the bytes of a contest created without it)
+    talk: TalkSetting | msgspec.UnsetType = msgspec.UNSET
 
 
 class Declared(_Msg, frozen=True, tag="seal.declared"):
@@ -153,3 +156,4 @@ class CreateContest(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     title: Annotated[str, msgspec.Meta(max_length=200)] = ""
     dice: DiceMode = "server"
     contest: Annotated[str, msgspec.Meta(pattern=CONTEST_ID_PATTERN)] | None = None  # else one is generated
+    talk: TalkSetting | msgspec.UnsetType = msgspec.UNSET  # spectators reading the table talk, auditors whispers

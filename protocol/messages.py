@@ -15,6 +15,8 @@ import msgspec
 from protocol.common import Name, Seat
 from protocol.events import Command, CreateContest
 from protocol.patch import Op
+from protocol.presence import Presence
+from protocol.talk import Said, Say, Talk, TalkLine
 
 Json = Any
 """A plain JSON value (a view is a JSON object)."""
@@ -128,7 +130,7 @@ class Ping(_Msg, frozen=True, tag="ping"):
 
 
 ClientMessage = (
-    Hello | FollowContest | Unfollow | Resync | Execute | Create | ListContests | Invite | GetTimeline | Ping
+    Hello | FollowContest | Unfollow | Resync | Execute | Create | ListContests | Invite | GetTimeline | Ping | Say
 )
 
 
@@ -334,6 +336,10 @@ class Timeline(_Msg, frozen=True, tag="timeline"):
     verification: Verification
     after: int | None = None  # the request's ``after``: ``entries`` continue the earlier answer
     revised: list[TimelineEntry] = []  # with ``after``: earlier entries whose marks changed since
+    # the table talk ``viewer`` could read, each line with the version it was said at (with ``after``: from it on)
+    talk: list[TalkLine] = []
 
 
-ServerMessage = Welcome | Patch | Notice | Ack | Error | Created | Contests | Invited | Timeline | Pong
+ServerMessage = (
+    Welcome | Patch | Notice | Ack | Error | Created | Contests | Invited | Timeline | Pong | Presence | Said | Talk
+)

@@ -11,7 +11,7 @@ from typing import Any
 
 import msgspec
 
-from protocol import events, messages, views
+from protocol import events, messages, talk, views
 
 VERSION = "0.1.0"
 
@@ -25,6 +25,9 @@ def wire_types() -> list[Any]:
         events.Command,
         events.CreateContest,
         views.ContestView,
+        talk.ExportedLine,  # an export's table talk, after its events
+        talk.WithheldLine,
+        talk.RevealedSeed,
     ]
 
 

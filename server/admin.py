@@ -1,9 +1,10 @@
 """``agon admin``: what an operator does to a running installation's store.
 
 - ``list``: every contest with its ruleset, state (running, concluded, imported), events and bytes.
-- ``archive CONTEST... --to DIR``: for each concluded contest, export its log to ``DIR/CONTEST.jsonl``,
-  verify the file (hash chain, commitments, dice, fold) and that it holds exactly the stored events, and
-  only then remove the contest from the store. ``agon import DIR/CONTEST.jsonl`` brings it back read-only.
+- ``archive CONTEST... --to DIR``: for each concluded contest, export its log (and its table talk, as
+  ``agon export`` does) to ``DIR/CONTEST.jsonl``, verify the file (hash chain, commitments, dice, fold, the
+  talk's numbering and rolls) and that it holds exactly the stored events, and only then remove the contest
+  (and its talk) from the store. ``agon import DIR/CONTEST.jsonl`` brings it back read-only.
 - ``rotate-secret``: a new token secret in the data folder; the old one stays accepted for a grace period
   (see ``server.net.auth``), so nobody is logged out by the rotation itself.
 """
@@ -17,13 +18,14 @@ from typing import Any
 
 from protocol.codec import decode
 from protocol.events import ContestCreated, Envelope
-from server.audit import open_existing, read_log
+from server.audit import open_existing, read_export
 from server.cli import UserError
 from server.engine.audit import audit
 from server.engine.contest import fold
 from server.rulesets import ruleset as ruleset_named
 from server.service import IMPORTED
 from server.store import EventStore, Record
+from server.talklog import TalkLog, checked
 
 
 async def _describe(store: EventStore, contest: str, records: list[Record]) -> dict[str, Any]:
@@ -83,13 +85,17 @@ async def archive(spec: str, contests: list[str], folder: str) -> int:
             if described["state"] != "concluded":
                 raise UserError(f"{contest} is {described['state']}: only concluded contests are archived")
             path = target / f"{contest}.jsonl"
-            data = b"".join(r.data + b"\n" for r in records)
+            talk = await TalkLog(store).export(contest, [decode(r.data, Envelope) for r in records])
+            data = b"".join(r.data + b"\n" for r in records) + talk
             path.write_bytes(data)
             written = path.read_bytes()
-            envelopes, finding = read_log(written)
-            finding = finding or audit(envelopes, ruleset_named).finding
-            if finding is not None or written != data or len(envelopes) != len(records):
-                raise UserError(f"{contest}: the archive {path} does not verify ({finding}); nothing was removed")
+            exported = read_export(written)
+            envelopes = exported.envelopes
+            finding = exported.finding or audit(envelopes, ruleset_named).finding
+            problem = exported.talk_problem or checked(exported.talk, exported.seeds, envelopes)[2]
+            if finding is not None or problem is not None or written != data or len(envelopes) != len(records):
+                why = finding or problem
+                raise UserError(f"{contest}: the archive {path} does not verify ({why}); nothing was removed")
             await store.remove(contest)
             print(
                 f"archived {contest}: {len(records)} events in {path}, verified, removed from the store "

@@ -6,6 +6,7 @@ import json
 import os
 import sys
 from collections.abc import Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -16,6 +17,7 @@ from protocol.codec import decode, encode, to_builtins
 from protocol.common import SPECTATOR, Actor
 from protocol.errors import Refused
 from protocol.events import ContestCreated, Declared, Envelope, Event, Revealed
+from protocol.talk import TalkLine
 from server.cli import UserError
 from server.datadir import sqlite_path
 from server.engine.audit import Finding, audit
@@ -26,6 +28,8 @@ from server.engine.timeline import ENGINE_EVENTS, describe
 from server.engine.views import contest_view, may_see, shown_event, viewer_for
 from server.rulesets import ruleset as ruleset_named
 from server.store import EventStore, open_store
+from server.talk import may_read, setting_of, spoken
+from server.talklog import Entry, TalkLog, checked, read_talk
 
 
 async def export_contest(store_spec: str, contest: str, output: str) -> int:
@@ -35,11 +39,12 @@ async def export_contest(store_spec: str, contest: str, output: str) -> int:
     store = open_existing(store_spec)
     try:
         records = await store.read(contest)
+        talk = await TalkLog(store).export(contest, [decode(r.data, Envelope) for r in records])
     finally:
         await store.close()
     if not records:
         raise UserError(f"no contest {contest!r} in {store_spec}")
-    lines = b"".join(r.data + b"\n" for r in records)
+    lines = b"".join(r.data + b"\n" for r in records) + talk
     if target is None:
         sys.stdout.buffer.write(lines)
     else:
@@ -71,16 +76,38 @@ def _read_file(path: str) -> bytes:
 
 
 def read_log(data: bytes) -> tuple[list[Envelope], Finding | None]:
-    """Decode JSON lines; a line that does not decode is reported as the event at that line."""
+    """Decode JSON lines; a line that does not decode is reported as the event at that line. The table talk an
+    export holds after the events is left out (``read_export`` reads it)."""
+    exported = read_export(data)
+    return exported.envelopes, exported.finding
+
+
+@dataclass(frozen=True)
+class Exported:
+    """An exported contest: its events, then its table talk (lines, and the numbers of whispers left out) and
+    the talk seeds it reveals; the first thing that does not read."""
+
+    envelopes: list[Envelope]
+    talk: list[Entry]
+    seeds: list[bytes]
+    finding: Finding | None
+    talk_problem: str | None = None
+
+
+def read_export(data: bytes) -> Exported:
+    """The events, one JSON line each, then the table talk's lines (``{"talk": …}``, ``{"talk_withheld": n}``,
+    ``{"talk_seed": …}``): a line of talk is told from an event by its first member."""
     envelopes: list[Envelope] = []
-    for line_number, line in enumerate(data.splitlines(), start=1):
-        if not line.strip():
-            continue
+    lines = [(number, line) for number, line in enumerate(data.splitlines(), start=1) if line.strip()]
+    for index, (line_number, line) in enumerate(lines):
+        if line.lstrip().startswith(b'{"talk'):
+            entries, seeds, problem = read_talk([text.strip() for _, text in lines[index:]], line_number)
+            return Exported(envelopes, entries, seeds, None, problem)
         try:
             envelopes.append(decode(line, Envelope))
         except (msgspec.DecodeError, msgspec.ValidationError) as exc:
-            return envelopes, Finding(line_number, f"unreadable (line {line_number}): {exc}")
-    return envelopes, None
+            return Exported(envelopes, [], [], Finding(line_number, f"unreadable (line {line_number}): {exc}"))
+    return Exported(envelopes, [], [], None)
 
 
 async def import_file(path: str, store_spec: str, url: str) -> int:
@@ -90,16 +117,20 @@ async def import_file(path: str, store_spec: str, url: str) -> int:
     from server.net.settings import Settings
     from server.service import ContestService
 
-    envelopes, finding = read_log(_read_file(path))
+    exported = read_export(_read_file(path))
+    envelopes, finding = exported.envelopes, exported.finding
     if finding is None:
         finding = audit(envelopes, ruleset_named).finding
-    if finding is not None or not envelopes:
-        print(f"agon import: not imported: {finding or 'the file holds no events'}", file=sys.stderr)
+    problem = str(finding) if finding is not None else None if envelopes else "the file holds no events"
+    problem = problem or exported.talk_problem or checked(exported.talk, exported.seeds, envelopes)[2]
+    if problem is not None:
+        print(f"agon import: not imported: {problem}", file=sys.stderr)
         return 1
     settings = Settings.from_env(store=store_spec)
     store = open_store(store_spec)
     try:
         contest = await ContestService(store).import_log(envelopes)
+        await TalkLog(store).import_talk(contest, exported.talk, exported.seeds)
     except Refused as refused:
         print(f"agon import: {refused.code}: {refused.message}", file=sys.stderr)
         return 1
@@ -117,17 +148,29 @@ async def import_file(path: str, store_spec: str, url: str) -> int:
 
 
 def verify_file(path: str) -> int:
-    envelopes, finding = read_log(_read_file(path))
+    exported = read_export(_read_file(path))
+    envelopes, finding = exported.envelopes, exported.finding
     if finding is None:
         report = audit(envelopes, ruleset_named)
         finding = report.finding
     if finding is not None:
         print(f"agon verify: FAILED at {finding}", file=sys.stderr)
         return 1
+    talk_dice, talk_unchecked, problem = checked(exported.talk, exported.seeds, envelopes)
+    problem = exported.talk_problem or problem
+    if problem is not None:
+        print(f"agon verify: FAILED at {problem}", file=sys.stderr)
+        return 1
     dice = f"{report.rolls_checked} dice checked against the revealed seed"
     if report.dice_unchecked:
         dice += "; server dice unchecked: the seed is revealed when the contest is concluded"
-    print(f"agon verify: ok: {report.events} events, hash chain intact, commitments kept, {dice}, fold clean")
+    talk = ""
+    if exported.talk:
+        talk = f", {len(exported.talk)} lines of table talk numbered without a gap"
+        talk += f", {talk_dice} talk dice checked against the revealed talk seed" if talk_dice else ""
+        if talk_unchecked:
+            talk += f"; {talk_unchecked} talk rolls unchecked: the talk seed is revealed when the contest is concluded"
+    print(f"agon verify: ok: {report.events} events, hash chain intact, commitments kept, {dice}, fold clean{talk}")
     return 0
 
 
@@ -177,8 +220,10 @@ def timeline_line(
 
 async def replay(source: str, store_spec: str, at: int | None, viewer_text: str, shape: str = "text") -> int:
     path = Path(source)
+    talk: list[Entry] = []
     if path.is_file():
-        envelopes, finding = read_log(_read_file(source))
+        exported = read_export(_read_file(source))
+        envelopes, finding, talk = exported.envelopes, exported.finding, exported.talk
         if finding is not None:
             raise UserError(f"{source}: {finding}")
     elif path.exists():
@@ -189,11 +234,12 @@ async def replay(source: str, store_spec: str, at: int | None, viewer_text: str,
         store = open_existing(store_spec)
         try:
             envelopes = [decode(r.data, Envelope) for r in await store.read(source)]
+            talk = await TalkLog(store).entries(source)
         finally:
             await store.close()
         if not envelopes:
             raise UserError(f"no file and no contest named {source!r} (in {store_spec})")
-    sys.stdout.write(render_replay(envelopes, at, viewer_text, shape))
+    sys.stdout.write(render_replay(envelopes, at, viewer_text, shape, talk))
     return 0
 
 
@@ -205,7 +251,11 @@ def looks_like_a_file(source: str) -> bool:
 FILE_SUFFIXES = {".jsonl", ".json", ".ndjson", ".log", ".txt", ".agon"}
 
 
-def render_replay(envelopes: Sequence[Envelope], at: int | None, viewer_text: str, shape: str) -> str:
+def render_replay(
+    envelopes: Sequence[Envelope], at: int | None, viewer_text: str, shape: str, talk: Sequence[Entry] = ()
+) -> str:
+    """The story of the contest as the viewer saw it up to ``at``, its view there, and the table talk it could
+    read by then."""
     if not envelopes or not isinstance(envelopes[0].event, ContestCreated):
         raise UserError("no contest in that source")
     created = envelopes[0].event
@@ -232,26 +282,41 @@ def render_replay(envelopes: Sequence[Envelope], at: int | None, viewer_text: st
     effective = {step.version for step in contest.steps()}
     timeline = [timeline_line(rules, envelope, event, viewer, effective, named) for envelope, event, named in shown]
     view = json.loads(encode(contest_view(rules, contest, viewer)))
+    setting = setting_of(created)
+    said = [
+        line
+        for line in talk
+        if isinstance(line, TalkLine)
+        and line.version <= contest.version
+        and may_read(line, actor.principal, actor.role, setting)
+    ]
     match shape:
         case "json":
-            return json.dumps({"timeline": to_builtins(timeline), "view": view}, ensure_ascii=False, indent=2) + "\n"
+            shown_talk = {"talk": to_builtins(said)} if said else {}
+            document = {"timeline": to_builtins(timeline), "view": view, **shown_talk}
+            return json.dumps(document, ensure_ascii=False, indent=2) + "\n"
         case "markdown":
-            return _markdown(created, timeline, view, viewer_text)
+            return _markdown(created, timeline, view, viewer_text, said)
         case _:
-            return _text(timeline, view, viewer_text)
+            return _text(timeline, view, viewer_text, said)
 
 
-def _text(timeline: Sequence[Line], view: Any, viewer_text: str) -> str:
+def _text(timeline: Sequence[Line], view: Any, viewer_text: str, said: Sequence[TalkLine] = ()) -> str:
     out = []
     for line in timeline:
         marks = (" [sealed]" if line.sealed else "") + (" [undone]" if line.undone else "")
         out.append(f"{line.version:>5}  {line.at}  {line.kind}{marks}  {line.text}")
+    if said:
+        out.append(f"--- the table talk {viewer_text} could read (by the version it was said at) ---")
+        out += [f"{line.version:>5}  {line.at}  {spoken(line)}" for line in said]
     out.append(f"--- the contest at version {view['version']}, as {viewer_text} saw it ---")
     out.append(render.text(view))
     return "\n".join(out) + "\n"
 
 
-def _markdown(created: ContestCreated, timeline: Sequence[Line], view: Any, viewer_text: str) -> str:
+def _markdown(
+    created: ContestCreated, timeline: Sequence[Line], view: Any, viewer_text: str, said: Sequence[TalkLine] = ()
+) -> str:
     title = created.title or view["contest"]
     out = [
         f"# {title}",
@@ -266,5 +331,8 @@ def _markdown(created: ContestCreated, timeline: Sequence[Line], view: Any, view
         if line.sealed:
             text += " *(sealed)*"
         out.append(f"- ~~{text}~~ *(undone)*" if line.undone else f"- {text}")
+    if said:
+        out += ["", "## Table talk", ""]
+        out += [f"- **{line.version}.** {spoken(line)}" for line in said]
     out += ["", f"## Where it stands (version {view['version']})", "", "```", render.text(view), "```", ""]
     return "\n".join(out)

@@ -35,6 +35,7 @@ from server.engine.views import contest_view, viewer_for
 from server.logs import Second
 from server.rulesets import ruleset as ruleset_named
 from server.store.port import ConflictError, DuplicateError, EventStore, Record, Snapshot
+from server.talk import SEED as TALK_SEED
 
 log = logging.getLogger(__name__)
 
@@ -118,6 +119,7 @@ class ContestService:
         envelopes = handle.first_envelopes(rules, contest_id, pending, actor, command_id, self.clock())
         if seed is not None:
             await self.store.save_secret(contest_id, seed_secret(seed_hash(seed)), seed)
+        await self.store.save_secret(contest_id, TALK_SEED, secrets.token_bytes(32))  # for /roll in the table talk
         try:
             await self.store.append(contest_id, _records(envelopes), expected_version=0)
         except ConflictError:

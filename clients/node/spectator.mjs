@@ -1,7 +1,7 @@
 #!/usr/bin/env -S node --experimental-websocket
 // An Agon spectator in Node.js, written from docs/protocol.md: it follows one contest from an invitation
 // link, applies every patch with fast-json-patch, checks each view_hash (asking for a fresh view on a
-// mismatch), prints the contest as it changes, and resumes after a lost connection.
+// mismatch), prints the contest as it changes and who is at the table, and resumes after a lost connection.
 //
 //   node --experimental-websocket spectator.mjs 'http://127.0.0.1:8765/#t=eyJ....' [--until-concluded] [--final]
 //
@@ -67,6 +67,33 @@ function summary(view) {
   return `v${view.version} · ${rules.phase ?? "?"} · round ${rules.round ?? "?"} · ${sides}${outcome}${over}`;
 }
 
+// Who is at the table (a `presence` message) in one line: "at the table: the GM, Ann; away: Bo · 2 spectators".
+// A seat by the name the GM gave it; else the GM's is "the GM", a player's named by the contestants it plays.
+export function presenceLine(presence, view = null) {
+  const names = Object.fromEntries((view?.rules?.contestants ?? []).map((c) => [c.id, c.name]));
+  const called = (seat) => {
+    if (seat.name) return seat.name;
+    if (seat.role === "gm") return "the GM";
+    if (seat.contestants?.length) return `${seat.contestants.map((c) => names[c] ?? c).join(" and ")}'s player`;
+    return seat.seat;
+  };
+  const here = presence.seats.filter((s) => s.here).map(called);
+  const away = presence.seats.filter((s) => !s.here).map(called);
+  const count = (n, one) => `${n} ${one}${n === 1 ? "" : "s"}`;
+  return (
+    `at the table: ${here.join(", ") || "nobody"}` +
+    (away.length ? `; away: ${away.join(", ")}` : "") +
+    (presence.spectators ? ` · ${count(presence.spectators, "spectator")}` : "")
+  );
+}
+
+// What the contest waits for, and from whom (the view's `waiting`, docs/protocol.md "Whose move"), in one line:
+// "waiting for Ann and the GM to seal an intent".
+export function whoseMove(view) {
+  if (view?.concluded) return "concluded: nothing more to wait for";
+  return (view?.waiting ?? []).map((w) => `waiting for ${w.who} to ${w.doing}`).join(" · ");
+}
+
 // --- the spectator ----------------------------------------------------------------------------------------
 
 export function spectate(link, { untilConcluded = false, final = false, out = console.log } = {}) {
@@ -76,6 +103,8 @@ export function spectate(link, { untilConcluded = false, final = false, out = co
   let inSync = false;
   let stopped = false;
   let wait = 100;
+  let waited = ""; // the last "waiting for" line printed
+  let present = ""; // the last "at the table" line printed
   let resolveDone;
   const done = new Promise((resolve) => (resolveDone = resolve));
 
@@ -106,6 +135,7 @@ export function spectate(link, { untilConcluded = false, final = false, out = co
           version = message.version;
           inSync = true;
           out(`welcome as ${message.role} · ${summary(view)}`);
+          tellWhoseMove();
           break;
         case "patch": {
           if (!inSync) break; // a fresh view is on its way
@@ -120,12 +150,18 @@ export function spectate(link, { untilConcluded = false, final = false, out = co
           view = next;
           version = message.to;
           out(summary(view));
+          tellWhoseMove();
           for (const line of message.notices ?? []) out(`  [${line.version}] ${line.text}`);
           break;
         }
         case "notice":
           out(`  [${message.version}] ${message.text}`);
           break;
+        case "presence": {
+          const line = presenceLine(message, view);
+          if (line !== present) out((present = line));
+          break;
+        }
         case "error":
           out(`error ${message.code}: ${message.message}`);
           if (message.code.startsWith("auth/") || message.code === "contest/not_found") {
@@ -149,6 +185,11 @@ export function spectate(link, { untilConcluded = false, final = false, out = co
       wait = Math.min(wait * 2, 5000);
     };
     ws.onerror = () => {}; // onclose follows and resumes
+  }
+
+  function tellWhoseMove() {
+    const line = whoseMove(view);
+    if (line && line !== waited) out(`  ${(waited = line)}`);
   }
 
   function resync(ws, why) {

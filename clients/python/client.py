@@ -36,9 +36,11 @@ from clients.python.core import (
     Changed,
     ClientCore,
     Close,
+    Heard,
     Lost,
     Noticed,
     Ponged,
+    Present,
     Refused,
     Send,
     Welcomed,
@@ -68,6 +70,8 @@ from protocol.messages import (
     Timeline,
     Unfollow,
 )
+from protocol.presence import Presence
+from protocol.talk import Said, Say, TalkLine
 
 __all__ = ["AgonClient", "Disconnected", "Refusal"]
 
@@ -95,6 +99,9 @@ class AgonClient:
         self._listeners: list[Listener] = []
         self._notice_listeners: list[Callable[[Notice], None]] = []
         self._lost_listeners: list[LostListener] = []
+        self._presence_listeners: list[Callable[[str, Presence], None]] = []
+        self._presences: dict[str, int] = {}  # presence frames received, by contest
+        self._talk_listeners: list[Callable[[str, TalkLine], None]] = []
         self._queues: list[tuple[str | None, asyncio.Queue[ContestMirror | Refusal]]] = []
         self.lost: dict[str, Refusal] = {}  # contests refused for good (PERMANENT), by contest
         self._closed = False
@@ -295,6 +302,40 @@ class AgonClient:
         answer: Timeline = await self._request(id, request, timeout)
         return answer
 
+    async def say(
+        self, contest: str, text: str, to: str | None = None, *, id: str | None = None, timeout: float = DEFAULT_TIMEOUT
+    ) -> TalkLine:
+        """Say a line of table talk to a followed contest (``to``: whisper it to that seat — a player to the GM's,
+        the GM to a player's; ``/roll 2d6+1`` rolls dice); the line as stored (raises a Refusal subclass with
+        the server's ``talk/...`` code when refused)."""
+        id = id or uuid.uuid4().hex
+        said: Said = await self._request(id, Say(id=id, contest=contest, text=text, to=to), timeout)
+        return said.line
+
+    def talk(self, contest: str) -> list[TalkLine]:
+        """The table talk of ``contest`` received so far (the history after the welcome, then each new line),
+        oldest first: what this seat may read."""
+        mirror = self.mirrors.get(contest)
+        return [] if mirror is None else list(mirror.talk)
+
+    async def next_line(self, contest: str, after: int | None = None, timeout: float = DEFAULT_TIMEOUT) -> TalkLine:
+        """The first line of ``contest``'s table talk numbered after ``after`` (default: the last one received)."""
+        seen = self.talk(contest)
+        last = after if after is not None else seen[-1].n if seen else 0
+
+        def newer() -> TalkLine | None:
+            return next((line for line in self.talk(contest) if line.n > last), None)
+
+        await self.wait_for(lambda: newer() is not None, timeout)
+        line = newer()
+        assert line is not None
+        return line
+
+    def on_talk(self, listener: Callable[[str, TalkLine], None]) -> Callable[[], None]:
+        """Call ``listener(contest, line)`` for every new line of table talk; returns a function to stop."""
+        self._talk_listeners.append(listener)
+        return lambda: self._talk_listeners.remove(listener)
+
     async def ping(self, *, timeout: float = DEFAULT_TIMEOUT) -> None:
         nonce = next(self._nonces)
         waiter: asyncio.Future[None] = asyncio.get_running_loop().create_future()
@@ -329,6 +370,40 @@ class AgonClient:
         expired, a bad token, the contest gone); returns a function to stop."""
         self._lost_listeners.append(listener)
         return lambda: self._lost_listeners.remove(listener)
+
+    def on_presence(self, listener: Callable[[str, Presence], None]) -> Callable[[], None]:
+        """Call ``listener(contest, presence)`` whenever who is at a followed contest's table changes; returns a
+        function to stop."""
+        self._presence_listeners.append(listener)
+        return lambda: self._presence_listeners.remove(listener)
+
+    def presence(self, contest: str) -> Presence | None:
+        """Who is at the table of ``contest`` now: each seat and whether someone holds it, how many spectators
+        watch (the last ``presence`` frame; None before the first, or for a contest not followed)."""
+        mirror = self.mirrors.get(contest)
+        return None if mirror is None else mirror.presence
+
+    async def next_presence(self, contest: str, timeout: float = DEFAULT_TIMEOUT) -> Presence:
+        """The next ``presence`` frame of ``contest``: who is at its table once that changes."""
+        seen = self._presences.get(contest, 0)
+        await self.wait_for(lambda: self._presences.get(contest, 0) > seen, timeout)
+        presence = self.presence(contest)
+        assert presence is not None
+        return presence
+
+    async def wait_presence(
+        self, contest: str, predicate: Callable[[Presence], bool], timeout: float = DEFAULT_TIMEOUT
+    ) -> Presence:
+        """Wait until who is at the table of ``contest`` satisfies ``predicate`` (now, or after a later frame)."""
+
+        def there() -> bool:
+            presence = self.presence(contest)
+            return presence is not None and predicate(presence)
+
+        await self.wait_for(there, timeout)
+        presence = self.presence(contest)
+        assert presence is not None
+        return presence
 
     async def changes(self, contest: str | None = None) -> AsyncIterator[ContestMirror]:
         """The view of ``contest`` (or of each contest) now, then at every change, until the client is closed.
@@ -490,6 +565,21 @@ class AgonClient:
                 self._error(error)
             case Ponged(nonce=nonce):
                 self._resolve(self._pongs.pop(nonce, None), None)
+            case Present(mirror=mirror):
+                self._presences[mirror.contest] = self._presences.get(mirror.contest, 0) + 1
+                for presence_listener in list(self._presence_listeners):
+                    try:
+                        if mirror.presence is not None:
+                            presence_listener(mirror.contest, mirror.presence)
+                    except Exception:
+                        log.exception("a presence listener failed")
+            case Heard(mirror=mirror, lines=lines):
+                for line in lines:
+                    for talk_listener in list(self._talk_listeners):
+                        try:
+                            talk_listener(mirror.contest, line)
+                        except Exception:
+                            log.exception("a talk listener failed")
             case Lost(contest=contest, error=error):
                 self._lose(contest, refusal(error))
             case Close():

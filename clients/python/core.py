@@ -10,6 +10,8 @@
             case Noticed(notice):  ...            # a line per event (a live patch brings its own)
             case Answered(id, message) | Refused(id, contest, error) | Ponged(nonce): ...
             case Lost(contest, error): ...            # the contest can never be followed again
+            case Present(mirror): ...                 # who is at the table now: mirror.presence
+            case Heard(mirror, lines): ...            # new lines of table talk (all of them: mirror.talk)
             case Close(): ...                         # and it was the last one followed: close the connection
 
 It keeps one ``ContestMirror`` per followed contest: it applies patches, checks every ``view_hash``, and on
@@ -48,6 +50,8 @@ from protocol.messages import (
     Welcome,
     notice_of,
 )
+from protocol.presence import Presence
+from protocol.talk import Said, Talk, TalkLine
 
 log = logging.getLogger(__name__)
 
@@ -75,7 +79,7 @@ class Noticed:
 @dataclass(frozen=True)
 class Answered:
     id: str
-    message: Ack | Created | Contests | Invited | Timeline
+    message: Ack | Created | Contests | Invited | Timeline | Said
 
 
 @dataclass(frozen=True)
@@ -106,7 +110,22 @@ class Close:
     (A follow refused before its welcome leaves that to whoever asked, who was told by ``Refused``.)"""
 
 
-Output = Send | Welcomed | Changed | Noticed | Answered | Refused | Ponged | Lost | Close
+@dataclass(frozen=True)
+class Present:
+    """Who is at the table of ``mirror.contest`` now changed: ``mirror.presence``."""
+
+    mirror: ContestMirror
+
+
+@dataclass(frozen=True)
+class Heard:
+    """Lines of table talk not received before, in order (every line received so far: ``mirror.talk``)."""
+
+    mirror: ContestMirror
+    lines: list[TalkLine]
+
+
+Output = Send | Welcomed | Changed | Noticed | Answered | Refused | Ponged | Lost | Close | Present | Heard
 
 PERMANENT = frozenset({errors.REVOKED, errors.EXPIRED_TOKEN, errors.BAD_TOKEN, errors.NO_SUCH_CONTEST})
 """Codes of a follow (or resume) that no retry can mend: a new invitation is needed, or there is no contest."""
@@ -176,6 +195,25 @@ class ClientCore:
                 return [refused]
             case Pong():
                 return [Ponged(message.nonce)]
+            case Presence():
+                mirror = self.mirrors.get(message.contest)
+                if mirror is None:
+                    return []
+                mirror.presence = message
+                return [Present(mirror)]
+            case Said():
+                mirror = self.mirrors.get(message.contest)
+                heard = mirror.hear([message.line]) if mirror is not None else []
+                outputs: list[Output] = [Heard(mirror, heard)] if mirror is not None and heard else []
+                return [*outputs, Answered(message.id, message)] if isinstance(message.id, str) else outputs
+            case Talk():
+                mirror = self.mirrors.get(message.contest)
+                if mirror is None:
+                    return []
+                if not mirror.talk:
+                    mirror.earlier_talk = message.more
+                heard = mirror.hear(message.lines)
+                return [Heard(mirror, heard)] if heard else []
             case _:
                 assert_never(message)
 

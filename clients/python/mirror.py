@@ -7,6 +7,8 @@ from typing import Any
 
 from protocol.messages import Notice, Patch, TokenRole, Welcome
 from protocol.patch import PatchError, apply, view_hash
+from protocol.presence import Presence
+from protocol.talk import TalkLine
 
 
 @dataclass
@@ -28,6 +30,17 @@ class ContestMirror:
     welcomes: list[Welcome] = field(default_factory=list)
     desyncs: int = 0
     in_sync: bool = False
+    presence: Presence | None = None  # who is at the table now (the last ``presence`` frame)
+    talk: list[TalkLine] = field(default_factory=list)  # the table talk received, by line number, each once
+    earlier_talk: bool = False  # the history after the first welcome left earlier lines out
+
+    def hear(self, lines: list[TalkLine]) -> list[TalkLine]:
+        """Take lines of table talk (a ``talk`` history or a ``said``); those not received before, in order."""
+        known = {line.n for line in self.talk}
+        new = sorted({line.n: line for line in lines if line.n not in known}.values(), key=lambda line: line.n)
+        if new:
+            self.talk = sorted([*self.talk, *new], key=lambda line: line.n)
+        return new
 
     def welcome(self, message: Welcome) -> bool:
         """Take a welcome; False when it cannot be trusted (the client must ask for a fresh view)."""

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from clients.python.turn import whose_move
 from protocol.events import CloseDeclarations, Command, Conclude, Declare, Redo, Rewind, Undo
 from protocol.messages import Ack
 
@@ -31,6 +32,11 @@ class Table:
         if doc is None:
             raise LookupError(f"no view of {self.contest} yet")
         return doc
+
+    @property
+    def whose_move(self) -> str:
+        """What the contest waits for, as this seat's page says it ("Your move: …", "Waiting for Ann to …")."""
+        return whose_move(self.mirror.doc, self.mirror.seat)
 
     async def send(self, command: Command, *, id: str | None = None) -> Ack:
         """Any command; raises a ``Refusal`` subclass carrying the server's code when refused."""

@@ -1,11 +1,16 @@
 // The browser client: start page, new contest, GM console, player and spectator pages, replay viewer.
 // The route is in the URL fragment: "#t=TOKEN" opens a contest with an invitation (the token never goes to
-// the server in a URL, nor in a Referer); "#new" the creation form; "#replay" opens a replay by link.
+// the server in a URL, nor in a Referer); "#t=TOKEN&overlay" the stream overlay (overlay.js); "#new" the creation form;
+// "#replay" opens a replay by link.
 import { html, render, useContext, useEffect, useMemo, useRef, useState } from "./vendor/preact-htm.js";
 import { Link, newId } from "./net.js";
+import { PresenceStrip } from "./presence.js";
 import * as memory from "./store.js";
+import { WhoseMove } from "./turn.js";
 import { ActionButton, ApChart, ConnectionBadge, Field, Invitation, Log, Names, Select, explain, explainField } from "./ui.js";
 import { ruleset, rulesets } from "./rules/registry.js";
+import { Overlay, OverlayLink } from "./overlay.js";
+import { ReplayTalk, TableTalk, TalkSetting, talkSetting } from "./talk.js";
 import "./rules/extended.js";
 import "./rules/herowars.js";
 import "./rules/karbon.js";
@@ -18,7 +23,7 @@ const AUDITOR = "~auditor";
 function route() {
   const hash = location.hash.replace(/^#/, "");
   const params = new URLSearchParams(hash.includes("=") ? hash : "");
-  if (params.get("t")) return { page: params.has("replay") ? "replay" : "contest", token: params.get("t") };
+  if (params.get("t")) return { page: params.has("replay") ? "replay" : params.has("overlay") ? "overlay" : "contest", token: params.get("t") };
   if (hash === "new") return { page: "new" };
   if (hash === "replay") return { page: "open-replay" };
   return { page: "start" };
@@ -126,6 +131,7 @@ function NewContest() {
   const panels = ruleset(name);
   const [title, setTitle] = useState("");
   const [dice, setDice] = useState("server");
+  const [talk, setTalk] = useState({ spectators: false, auditors_whispers: false });
   const [setup, setSetup] = useState(() => panels.newSetup());
   const [errors, setErrors] = useState({});
   const [problem, setProblem] = useState(null); // { error, names }
@@ -152,7 +158,7 @@ function NewContest() {
         link.onChange = (l) => l.state === "open" && resolve();
       });
       const seats = [{ id: "gm", role: "gm", contestants: [] }, ...built.seats.map(({ id, role, contestants, name: seatName }) => ({ id, role, contestants, ...(seatName ? { name: seatName } : {}) }))];
-      const created = await link.request({ type: "create", contest: { ruleset: name, title: title.trim(), dice, setup: built.setup, seats } });
+      const created = await link.request({ type: "create", contest: { ruleset: name, title: title.trim(), dice, setup: built.setup, seats, ...talkSetting(talk) } });
       memory.remember({
         contest: created.contest,
         title: title.trim(),
@@ -185,6 +191,7 @@ function NewContest() {
           hint=${dice === "server" ? "Rolled by the server, committed in advance, verifiable by anyone once the contest is concluded." : "Rolled at the table; the GM types in the faces."} />
       </div>
       <${SetupForm} setup=${setup} onChange=${setSetup} errors=${errors} />
+      <${TalkSetting} value=${talk} onChange=${setTalk} />
       ${problem && html`<p class="refusal" role="alert" data-testid="create-error">${explain(problem.error, problem.names)}</p>`}
       <div class="form-end"><button type="submit" class="primary" disabled=${busy} data-testid="create">Create the contest</button></div>
     </form>
@@ -258,6 +265,8 @@ function Contest({ token }) {
       <div class="title"><h1>${view.title || "Untitled contest"}</h1><span class="who" data-testid="role">${who}</span></div>
       <${ConnectionBadge} state=${link.state} />
     </header>
+    <${WhoseMove} view=${view} me=${me} seats=${link.welcome.seats} notices=${notices} title=${view.title} />
+    <${PresenceStrip} presence=${link.state === "open" ? link.presenceOf() : null} me=${me} />
     <main id="main" class="columns">
       <div class="column main-column">
         <${Board} view=${view} me=${me} />
@@ -270,6 +279,7 @@ function Contest({ token }) {
         <${Chart} view=${view} panels=${panels} />
       </div>
       <div class="column side-column">
+        <${TableTalk} link=${link} me=${me} seats=${link.welcome.seats} />
         ${role === "gm" && html`<${Invitations} view=${view} link=${link} panels=${panels} />`}
         ${role === "gm" && html`<${Timeline} link=${link} version=${link.version} act=${act} />`}
         ${role !== "gm" && html`<${Log} notices=${notices} />`}
@@ -354,7 +364,8 @@ function Invitations({ view, link, panels }) {
       : html`<div class="invitation" key=${seat.id}><p>${label(seat)}: this browser does not hold the link.</p>
           ${open && html`<${ActionButton} label="Issue a new link" run=${() => reissue(seat.id)} />`}</div>`)}
     ${tokenOf(SPECTATOR)
-      ? html`<${Invitation} title="Spectators (watch only)" url=${inviteUrl(tokenOf(SPECTATOR))} onReissue=${open ? () => reissue(SPECTATOR) : null} testid="invite-spectator" />`
+      ? html`<${Invitation} title="Spectators (watch only)" url=${inviteUrl(tokenOf(SPECTATOR))} onReissue=${open ? () => reissue(SPECTATOR) : null} testid="invite-spectator" />
+        <${OverlayLink} url=${`${inviteUrl(tokenOf(SPECTATOR))}&overlay`} />`
       : open && html`<${ActionButton} label="Issue a spectators' link" run=${() => reissue(SPECTATOR)} />`}
     ${extra[AUDITOR]
       ? html`<${Invitation} title="Auditor (reads everything, cannot act)" url=${`${inviteUrl(extra[AUDITOR])}`} onReissue=${() => reissue(AUDITOR)} testid="invite-auditor" />`
@@ -445,6 +456,7 @@ function Replay({ token }) {
       <div class="title"><h1>Replay: ${link.view?.title || link.contest}</h1><span class="who">${link.welcome.role === "auditor" ? "Auditor" : "GM"} · read-only</span></div>
       <${ConnectionBadge} state=${link.state} />
     </header>
+    <${WhoseMove} view=${data?.view} />
     <main id="main" class="columns">
       <div class="column main-column">
         <section class="panel scrub" aria-labelledby="scrub-title">
@@ -485,6 +497,7 @@ function Replay({ token }) {
             </li>`)}
           </ol>
         </section>
+        ${data?.talk?.length > 0 && html`<${ReplayTalk} lines=${data.talk} at=${shown} viewer=${viewer} viewerWords=${viewers.find(([id]) => id === viewer)?.[1]} seats=${seats} onPick=${setAt} />`}
       </div>
     </main>
   </div>`;
@@ -508,6 +521,8 @@ function App() {
       return html`<${Contest} key=${current.token} token=${current.token} />`;
     case "replay":
       return html`<${Replay} key=${current.token} token=${current.token} />`;
+    case "overlay":
+      return html`<${Overlay} key=${current.token} token=${current.token} />`;
     default:
       return html`<${Start} />`;
   }

@@ -48,8 +48,9 @@ export function Die({ sides, face, kept = false, label, tone = "", hidden = fals
   </svg>`;
 }
 
-// A row of dice with a caption. `dice`: {sides, face, kept, label, tone, note}, `note` a word or two shown
-// under the die ("kept", "Success ↑ Critical"); `roll` names this roll, so a new roll draws (and tumbles) anew.
+// A row of dice with a caption. `dice`: {sides, face, kept, label, tone, note, who}, `note` a word or two shown
+// under the die ("kept", "Success ↑ Critical"), `who` whose die it is, shown above it ("Aria"); `roll` names this
+// roll, so a new roll draws (and tumbles) anew.
 export function DiceRow({ dice, caption = "", roll = "", testid = "dice-drawn" }) {
   const shown = dice.filter((d) => d.face !== null && d.face !== undefined);
   if (shown.length === 0) return null;
@@ -58,6 +59,7 @@ export function DiceRow({ dice, caption = "", roll = "", testid = "dice-drawn" }
     <ul class="dice-drawn-row">
       ${shown.map(
         (d, i) => html`<li key=${`${roll}|${i}|${d.sides}|${d.face}`} class=${`drawn-die ${d.kept ? "kept" : ""}`}>
+          ${d.who && html`<span class="die-who" aria-hidden="true">${d.who}</span>`}
           <${Die} sides=${d.sides} face=${d.face} kept=${d.kept} label=${d.label} tone=${d.tone ?? ""} testid=${d.testid} />
           ${d.note && html`<span class="die-note" aria-hidden="true">${d.note}</span>`}
         </li>`,
@@ -90,5 +92,5 @@ export function questDie({ name, face, raw = null, level, heroPoint = false }) {
   }
   const arrow = (a, b) => (LEVELS.indexOf(b) > LEVELS.indexOf(a) ? "↑" : "↓");
   const note = steps.length ? steps.map((s, i) => (i ? `${arrow(steps[i - 1], s)} ${s}` : s)).join(" ") : level;
-  return { sides: 20, face, label: words, tone: LEVEL_TONES[level] ?? "", note };
+  return { sides: 20, face, label: words, tone: LEVEL_TONES[level] ?? "", note, who: name };
 }

@@ -3,6 +3,7 @@
 import { applyPatch } from "./vendor/core.mjs";
 
 const BACKOFF_MS = [250, 500, 1000, 2000, 4000, 8000];
+const TALK_KEPT = 1000; // lines of table talk a page keeps per contest (the newest)
 
 let counter = 0;
 export function newId(prefix = "c") {
@@ -60,6 +61,8 @@ export class Link {
     this.version = resume?.version ?? null;
     this.view = resume?.view ?? null;
     this.pending = new Map();
+    this.presence = new Map(); // who is at each contest's table: its last `presence` frame (presence.js)
+    this.talk = new Map(); // table talk per contest: {lines (by n, oldest first), more}
     this.attempt = 0;
     this.stopped = false;
     this.open();
@@ -120,6 +123,14 @@ export class Link {
         return this.patched(message);
       case "notice":
         return this.onNotice(message);
+      case "presence":
+        this.presence.set(message.contest, message);
+        return this.onChange(this);
+      case "talk":
+        return this.heard(message.contest, message.lines ?? [], message.more);
+      case "said":
+        this.heard(message.contest, [message.line]);
+        return this.answer(message.id, message, null);
       case "ack":
       case "created":
       case "contests":
@@ -220,5 +231,33 @@ export class Link {
 
   command(command) {
     return this.request({ type: "command", contest: this.contest, command });
+  }
+
+  // Who is at the table of `contest` now (its last `presence` frame), or null before the first.
+  presenceOf(contest = this.contest) {
+    return this.presence.get(contest) ?? null;
+  }
+
+  // Table talk: a line to the table, or a whisper `to` one seat; resolves on its `said` (the line is stored).
+  say(text, to = null) {
+    return this.request({ type: "say", contest: this.contest, text, ...(to ? { to } : {}) });
+  }
+
+  // The table talk of `contest` this connection holds (the history sent after a welcome, then each line
+  // said), or null when the server sent none.
+  talkOf(contest = this.contest) {
+    return this.talk.get(contest) ?? null;
+  }
+
+  // Lines of table talk received for `contest` (the history after a welcome, or one line said): merged with
+  // those held by their number `n` (a resumed follow's history repeats some), oldest first.
+  heard(contest, lines, more = undefined) {
+    const held = this.talk.get(contest) ?? { lines: [], more: false };
+    const byN = new Map(held.lines.map((line) => [line.n, line]));
+    for (const line of lines) if (line && Number.isInteger(line.n)) byN.set(line.n, line);
+    const sorted = [...byN.values()].sort((a, b) => a.n - b.n);
+    const kept = sorted.slice(-TALK_KEPT);
+    this.talk.set(contest, { lines: kept, more: (more ?? held.more) || kept.length < sorted.length });
+    this.onChange(this);
   }
 }

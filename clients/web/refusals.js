@@ -37,6 +37,15 @@ export const REFUSALS = {
   "dice/bad_face": "The faces typed do not fit the dice rolled: type the face each die shows.",
   "dice/typed_by_gm": "The GM types in the dice rolled at the table: tell the GM what you rolled.",
 
+  // table talk
+  "talk/too_long": "That line is too long: say it in 500 characters or fewer, or split it in two.",
+  "talk/empty": "There is nothing to send: type a line first.",
+  "talk/too_fast": "Too many lines in a short time: wait a few seconds, then send it again.",
+  "talk/full": "This contest's table talk is full: no more lines can be added to it.",
+  "talk/not_allowed": "You cannot say that here: spectators and auditors only read, and a player whispers to the GM only.",
+  "talk/unknown_seat": "Nobody sits there: choose someone at the table to whisper to.",
+  "talk/bad_roll": "That roll cannot be read: write it like /roll 2d6+1 or /r d20 stealth.",
+
   // storage, the server, the connection
   "store/conflict": "The contest changed at the same moment: try again.",
   "store/unavailable": "The server cannot reach its storage right now: try again in a moment.",

@@ -651,6 +651,7 @@ class CharacterView(msgspec.Struct, frozen=True):
     granted: list[str]  # actions an omen taken lets it perform as Instant actions now
     dice: list[int]  # the sizes of a roll made with no attribute and skill
     skills: list[str]  # "attribute/skill" pairs it has dice for (a roll names one with attribute and skill)
+    skill_dice: dict[str, list[int]] = {}  # the sizes of the three dice of each of ``skills``
 
 
 class ActionView(msgspec.Struct, frozen=True):
@@ -694,3 +695,4 @@ class ContingencyView(msgspec.Struct, frozen=True, tag_field="type", tag="contin
     last: ActionResolved | None
     environmental: list[str]
     catalogue: list[ActionDef]  # the action cards of the characters you play (all of them for the GM)
+    last_sides: list[int] = []  # the sizes of ``last``'s dice, in the order of its faces

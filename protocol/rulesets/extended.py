@@ -16,6 +16,7 @@ from protocol.common import (
     Id,
     Name,
     Number,
+    QuestRoll,
     RatedContestant,
     RatingText,
     Text,
@@ -578,3 +579,4 @@ class ExtendedView(msgspec.Struct, frozen=True, tag_field="type", tag="extended.
     parting_shots: dict[str, str] = {}  # victor -> the opponent it just defeated (a shot it may still take)
     shot_under_way: ShotUnderWay | None = None  # the parting shot taken, until its exchange is applied
     chart: ApChart = msgspec.field(default_factory=ApChart)  # AP over the exchanges (the newest 200 points)
+    last_roll: QuestRoll | None = None  # the dice of the newest roll applied: an exchange's or a simple contest's

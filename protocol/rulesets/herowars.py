@@ -7,7 +7,7 @@ from typing import Annotated, Literal
 
 import msgspec
 
-from protocol.common import ApChart, Dice, Face, HeroPointWindow, Id, Number, RatedContestant, Text
+from protocol.common import ApChart, Dice, Face, HeroPointWindow, Id, Number, QuestRoll, RatedContestant, Text
 
 Phase = Literal["declaring", "ready", "rolled", "tied", "decided"]
 Case = Literal["win", "transfer", "both_failure", "both_fumble", "failure_vs_fumble", "tie"]
@@ -224,3 +224,4 @@ class HerowarsView(msgspec.Struct, frozen=True, tag_field="type", tag="herowars.
     outcome: ContestDecided | None
     cap_3x: bool
     chart: ApChart = msgspec.field(default_factory=ApChart)  # AP over the exchanges (the newest 200 points)
+    last_roll: QuestRoll | None = None  # the dice of the newest exchange applied

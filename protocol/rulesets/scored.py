@@ -335,6 +335,20 @@ class PendingView(msgspec.Struct, frozen=True):
     may_spend: list[str] = []  # who may still spend one, shown only to the GM and its own player
 
 
+class RolledView(msgspec.Struct, frozen=True):
+    """The dice of the newest contest resolved (a round, an assist, an engagement of a follower, a parting
+    shot), kept so that every page still draws them once it is resolved: both parties as they rolled, the story
+    points each spent, and whose die won."""
+
+    kind: ContestKind
+    round: int
+    first: Party
+    second: Party
+    target: str | None  # an assist's beneficiary
+    spent: dict[str, int]  # story points spent, by contestant
+    won: int | None  # 0: the first party's die won, 1: the second's; None: a standoff
+
+
 class ChartPoint(msgspec.Struct, frozen=True):
     """The tallies after a resolved contest, for the chart over the rounds."""
 
@@ -360,3 +374,4 @@ class ScoredView(msgspec.Struct, frozen=True, tag_field="type", tag="scored.view
     players_type_faces: bool
     # who may be the target of a parting shot now: taken out since the last round started
     parting_shot_targets: list[str] = []
+    last_roll: RolledView | None = None  # the dice of the newest contest resolved

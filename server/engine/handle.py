@@ -118,6 +118,7 @@ def create(ruleset: Ruleset[Any], contest_id: str, request: CreateContest, seed_
         seats=request.seats,
         dice=request.dice,
         seed_hash=seed_hash if request.dice == "server" else None,
+        talk=request.talk,
     )
     return [Pending(created), *(Pending(e) for e in ruleset.start(state))]
 

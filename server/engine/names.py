@@ -32,6 +32,27 @@ def listed(names: Names, idents: Iterable[str]) -> str:
     return ", ".join(called(names, i) for i in idents)
 
 
+def joined(names: Sequence[str], word: str = "and") -> str:
+    """As a sentence lists them: "Ann", "Ann and Bo", "Ann, Bo and Cy" (or ``word`` "or")."""
+    if len(names) <= 1:
+        return "".join(names)
+    return f"{', '.join(names[:-1])} {word} {names[-1]}"
+
+
+THE_GM = "the GM"
+
+
+def seat_called(seat: Seat, things: Names) -> str:
+    """A seat as a person reads it: the name the GM typed; else a GM's seat is "the GM", and a player's is named
+    by whom it plays ("Aria's player"), as on every page (presence, whose move, talk, the log)."""
+    if isinstance(seat.name, str) and seat.name.strip():
+        return seat.name.strip()
+    if seat.role == "gm":
+        return THE_GM
+    played = [called(things, c) for c in seat.contestants]
+    return f"{joined(played)}'s player" if played else seat.id
+
+
 @lru_cache(maxsize=256)
 def _pattern(idents: tuple[str, ...]) -> re.Pattern[str]:
     ordered = sorted(idents, key=len, reverse=True)  # "orc-2" before "orc"
@@ -57,13 +78,13 @@ class Naming:
     def actor(self, actor: Actor) -> str:
         """The GM as "the GM", a player by its seat's name, anyone else by its principal."""
         if actor.role == "gm":
-            return "the GM"
+            return THE_GM
         return self.seats.get(actor.principal, actor.principal)
 
 
-def seat_names(seats: Sequence[Seat]) -> dict[str, str]:
-    """Seat id -> the name the GM typed, for the seats that have one."""
-    return {s.id: s.name for s in seats if isinstance(s.name, str) and s.name}
+def seat_names(seats: Sequence[Seat], things: Names = NO_NAMES) -> dict[str, str]:
+    """Player seat id -> the name a person reads for it (``seat_called``)."""
+    return {s.id: seat_called(s, things) for s in seats if s.role == "player"}
 
 
 def naming(ruleset: Any, seats: Sequence[Seat], *states: Any) -> Naming:
@@ -73,4 +94,4 @@ def naming(ruleset: Any, seats: Sequence[Seat], *states: Any) -> Naming:
     for state in states:
         if state is not None:
             things.update(ruleset.names(state))
-    return Naming(seats=seat_names(seats), things=things)
+    return Naming(seats=seat_names(seats, things), things=things)

@@ -8,7 +8,7 @@ from typing import Any, Generic, TypeVar
 
 import msgspec
 
-from protocol.common import Actor, Seat
+from protocol.common import Actor, DiceMode, Seat
 from protocol.events import Revealed, RulesetEvent
 from protocol.ops import Op
 from server.engine.dice import Roller
@@ -33,10 +33,29 @@ class Viewer(msgspec.Struct, frozen=True):
 
 
 class Window(msgspec.Struct, frozen=True):
-    """An open sealed-declaration window: its id and the participants expected to declare."""
+    """An open sealed-declaration window: its id and the participants expected to declare; ``doing`` says what
+    each of them still has to do, for the table's "whose move" line (never what anyone declared)."""
 
     id: str
     expected: list[str]
+    doing: str = "seal an intent"
+
+
+class Wait(msgspec.Struct, frozen=True):
+    """What a contest waits for, as its ruleset says: the contestants whose controllers must act (a player's
+    seat, or the GM for a contestant no player controls), or the GM itself (``gm``: confirm, frame, resolve,
+    conclude…), and ``doing``, a short verb phrase written for people ("roll exchange 3", "confirm the
+    exchange"): it names things by their names, never by ids, and holds nothing any viewer may not see.
+
+    ``either``: any one of them may act ("Ann or the GM"), where otherwise each of them must. ``hidden``: who is
+    awaited is itself a secret (a hero point window that waits only for a hero point that matters): only the GM
+    and the awaited contestants' controllers are told who; every other viewer reads "someone"."""
+
+    doing: str
+    contestants: tuple[str, ...] = ()
+    gm: bool = False
+    either: bool = False
+    hidden: bool = False
 
 
 @dataclass(frozen=True)
@@ -113,3 +132,8 @@ class Ruleset(Generic[S]):
     view_patches: Callable[[S, S, Any, Sequence[Viewer], str], list[list[Op]] | None] = (
         lambda before, after, event, viewers, root: None
     )
+    # what the contest waits for now, and from whom (docs/rules/<name>.md, "What the table waits for"), given the
+    # contest's dice mode (with physical dice the GM types in the faces unless the setup lets players): the
+    # engine adds the open declaration window's participants who have not declared, names the seats, and shows
+    # it in every view (``ContestView.waiting``); nothing while a window is open is the usual answer
+    waiting: Callable[[S, DiceMode], Sequence[Wait]] = lambda state, dice: ()

@@ -14,6 +14,7 @@ from protocol.views import ContestView, DeclarationView, SealView
 from server.engine.contest import Contest, undo_target
 from server.engine.ruleset import Ruleset, Viewer
 from server.engine.timeline import ENGINE_EVENTS
+from server.engine.waiting import awaited, waiting_views
 
 _NONE: frozenset[str] = frozenset()  # one for every viewer who controls nobody (each ``frozenset()`` is new)
 
@@ -71,8 +72,9 @@ def contest_views(ruleset: Ruleset[Any], contest: Contest[Any], viewers: Sequenc
     window = ruleset.window(contest.rules) if concluded is None else None
     declared = [d for d in contest.declared.values() if d.window == window.id] if window is not None else []
     can_undo, can_redo = _can_undo(contest), _can_redo(contest)
+    waiting = waiting_views(ruleset, contest, viewers)
     views: list[ContestView] = []
-    for viewer in viewers:
+    for viewer, waits in zip(viewers, waiting, strict=True):
         seal = None
         if window is not None:
             seen = [
@@ -97,6 +99,7 @@ def contest_views(ruleset: Ruleset[Any], contest: Contest[Any], viewers: Sequenc
                 seal=seal,
                 can_undo=can_undo,
                 can_redo=can_redo,
+                waiting=waits,
                 rules=ruleset.view(contest.rules, viewer),
             )
         )
@@ -126,7 +129,7 @@ def written_patches(
     the ruleset writes them for the batch's events (each envelope with the rule state before it), without
     building any view. None when the ruleset writes none for one of the events, or when the batch holds an
     event of the engine's or a private one, or changes what the engine shows around the ruleset's view (the
-    open seal and its declarations, the conclusion): then the views are diffed."""
+    open seal and its declarations, the conclusion, what the contest waits for): then the views are diffed."""
     if before.concluded is not None or after.concluded is not None or before.declared is not after.declared:
         return None
     if ruleset.window(before.rules) != ruleset.window(after.rules):
@@ -141,6 +144,8 @@ def written_patches(
             return None
         for patch, ops in zip(patches, written, strict=True):
             patch += ops
+    if awaited(ruleset, before) != awaited(ruleset, after):
+        return None  # what the contest waits for changed with the events: the views are diffed
     shown: list[Op] = [Replace(path="/version", value=after.version)]
     if _can_undo(before) != (can_undo := _can_undo(after)):
         shown.append(Replace(path="/can_undo", value=can_undo))

@@ -38,8 +38,10 @@ from server.net.forwarded import client_address, trusted
 from server.net.http import WS_PATH, http_handler, secure_response
 from server.net.lobby import Lobby
 from server.net.metrics import ServerMetrics
+from server.net.presence import Roster
 from server.net.settings import DEFAULT_HOST, DEFAULT_PORT, Settings
 from server.net.sockets import AddressCount, admit, capped_connections
+from server.net.talk import TalkHub
 from server.service import ContestService
 from server.store import DEFAULT_SPEC, open_store
 from server.store.port import EventStore, StoreError
@@ -73,6 +75,8 @@ class AgonServer:
             lobby=Lobby(service, store, tokens, settings),
             tokens=tokens,
             metrics=metrics,
+            presence=Roster(store),
+            talk=TalkHub(store, service, settings),
         )
         self.sockets = AddressCount(settings.max_connections_address)
         self._server: Server | None = None
@@ -156,6 +160,8 @@ class AgonServer:
             server.close(close_connections=True, code=CloseCode.GOING_AWAY, reason="server shutting down")
             await server.wait_closed()
             self._server = None
+        await ctx.presence.close()
+        await ctx.talk.close()
         await ctx.hub.close()
         await ctx.service.drain()
         if self._close_store:

@@ -45,14 +45,16 @@ from protocol.messages import (
     TokenRole,
     Unfollow,
 )
+from protocol.talk import Say
 from server.engine.ruleset import Viewer
 from server.engine.views import viewer_for
-from server.net import timeline
+from server.net import talk, timeline
 from server.net.auth import Claims
 from server.net.context import ServerContext
 from server.net.fanout import ContestFeed, RefoldBudget
 from server.net.forwarded import client_address
 from server.net.limits import TokenBucket
+from server.net.talk import TalkFeed
 from server.service import Result
 from server.store.port import StoreError
 
@@ -68,10 +70,12 @@ class Following:
     viewer: Viewer
     feed: ContestFeed
     expiry: asyncio.TimerHandle  # stops the follow when the token expires
+    talk: TalkFeed  # its table talk
 
     def leave(self, follower: Connection) -> None:
         self.expiry.cancel()
         self.feed.detach(follower)
+        self.talk.detach(follower)
 
 
 @dataclass(frozen=True, slots=True)
@@ -343,6 +347,9 @@ class Connection:
                 await self._answer(self._invite(message), id=message.id, contest=message.contest)
             case GetTimeline():
                 await self._answer(self._timeline(message), id=message.id, contest=message.contest)
+            case Say():
+                said = talk.say(self._ctx, self, self._following.get(message.contest), message)
+                await self._answer(said, id=message.id, contest=message.contest)
             case Ping():
                 self._send(Pong(nonce=message.nonce))
             case _:
@@ -409,6 +416,15 @@ class Connection:
             feed.detach(self)
             return
         try:
+            talk_feed = await self._ctx.talk.feed(contest)  # running already: its lines follow the welcome at once
+        except BaseException:
+            feed.detach(self)
+            raise
+        if self._closing:
+            feed.detach(self)
+            return
+        talk_feed.attach(self, viewer.principal, claims.role, claims.gen, feed)
+        try:
             previous = self._following.get(contest)
             if previous is not None:
                 previous.expiry.cancel()
@@ -416,8 +432,10 @@ class Connection:
             expiry = self._ws.loop.call_later(left, self._expired, contest, claims)
         except BaseException:
             feed.detach(self)  # nothing stays attached to a follow that failed
+            talk_feed.detach(self)
             raise
-        self._following[contest] = Following(claims, actor, viewer, feed, expiry)
+        self._following[contest] = Following(claims, actor, viewer, feed, expiry, talk_feed)
+        self._ctx.presence.joined(feed, self, viewer.principal, claims.role)  # right after its welcome
 
     def _expired(self, contest: str, claims: Claims) -> None:
         """The token a contest is followed with has expired: no more patches for it."""
@@ -527,7 +545,7 @@ class Connection:
         _, contest = await self._ctx.service.load(message.contest)  # the stored head, not the feed's
         if contest.generation(following.claims.seat) != following.claims.gen:
             raise Refused(errors.REVOKED, "token: this invitation was re-issued by the GM")
-        self._send(await timeline.answer(self._ctx.service, message))
+        self._send(await timeline.answer(self._ctx.service, message, following.viewer))
 
     async def _create(self, message: Create) -> None:
         if self._ctx.draining:

@@ -13,7 +13,9 @@ from server.net.fanout import Hub
 from server.net.limits import TokenBucket
 from server.net.lobby import Lobby
 from server.net.metrics import ServerMetrics
+from server.net.presence import Roster
 from server.net.settings import Settings
+from server.net.talk import TalkHub
 from server.service import ContestService
 from server.store.port import EventStore
 
@@ -30,6 +32,8 @@ class ServerContext:
     lobby: Lobby
     tokens: Tokens
     metrics: ServerMetrics
+    presence: Roster  # who is at each contest's table (server/net/presence.py)
+    talk: TalkHub  # the table talk's feeds and log (server/net/talk.py)
     draining: bool = False  # shutting down: no new connections, follows or commands
     connections: set[Connection] = field(default_factory=set)  # the open connections
     create_buckets: dict[str, TokenBucket] = field(default_factory=dict)  # per client address

@@ -108,6 +108,7 @@ class ContestFeed:
         self._task: asyncio.Task[None] | None = None
         self._resyncing = asyncio.Lock()
         self._attaching = 0
+        self.on_detach: Callable[[Follower], None] | None = None  # told of every follower leaving (presence)
         self._rules: Ruleset[Any]
         self._state: Contest[Any]  # the head as published: always the end of a stored batch
         self._folding: Contest[Any]  # the head as read (may be inside a batch)
@@ -636,6 +637,8 @@ class ContestFeed:
         viewer = self._followers.pop(follower, None)
         if viewer is None:
             return
+        if self.on_detach is not None:
+            self.on_detach(follower)
         key = sight(viewer)
         key = self._sights.get(key, key)
         if key in self._encoded and all(sight(v) != key for v in self._followers.values()):

@@ -13,6 +13,8 @@ from server.store.port import (
     Record,
     Snapshot,
     UnavailableError,
+    is_sibling,
+    sibling,
 )
 
 
@@ -103,7 +105,7 @@ class MemoryStore:
 
     async def contests(self) -> list[str]:
         self._check_open()
-        return sorted(contest for contest, events in self._events.items() if events)
+        return sorted(contest for contest, events in self._events.items() if events and not is_sibling(contest))
 
     async def index_add(self, index: str, member: str) -> None:
         self._check_open()
@@ -115,10 +117,12 @@ class MemoryStore:
 
     async def remove(self, contest: str) -> None:
         self._check_open()
-        self._events.pop(contest, None)
-        self._ids.pop(contest, None)
-        self._snapshots.pop(contest, None)
-        for key in [key for key in self._secrets if key[0] == contest]:
+        streams = [contest, *(s for s in self._events if s.startswith(sibling(contest, "")))]
+        for stream in streams:
+            self._events.pop(stream, None)
+            self._ids.pop(stream, None)
+            self._snapshots.pop(stream, None)
+        for key in [key for key in self._secrets if key[0] in streams]:
             del self._secrets[key]
 
     async def ping(self) -> None:

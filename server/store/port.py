@@ -12,6 +12,20 @@ from typing import Protocol
 
 import msgspec
 
+SIBLING = "~"
+"""A contest's sibling streams (its table talk) are named ``<contest>~<name>``: contest ids never hold ``~``. Every
+backend keeps them with their contest (on Redis, in its hash tag's slot), removes them with it, and never lists
+them among ``contests()``."""
+
+
+def sibling(contest: str, name: str) -> str:
+    """The stream ``name`` kept beside ``contest`` (e.g. its table talk)."""
+    return f"{contest}{SIBLING}{name}"
+
+
+def is_sibling(stream: str) -> bool:
+    return SIBLING in stream
+
 
 class Record(msgspec.Struct, frozen=True):
     """One stored event: its version in the contest, its unique id, its encoded envelope, and the two ends
@@ -139,7 +153,7 @@ class EventStore(Protocol):
     async def load_secret(self, contest: str, name: str) -> bytes | None: ...
 
     async def contests(self) -> list[str]:
-        """Every contest with at least one event, sorted."""
+        """Every contest with at least one event, sorted (sibling streams are never listed)."""
         ...
 
     async def index_add(self, index: str, member: str) -> None:
@@ -151,8 +165,8 @@ class EventStore(Protocol):
         ...
 
     async def remove(self, contest: str) -> None:
-        """Forget the contest: its events, snapshot and secrets (after an archive). Owners' indexes may
-        still name it; they are filtered by the owner secret, which is gone."""
+        """Forget the contest: its events, snapshot, secrets and sibling streams (after an archive). Owners'
+        indexes may still name it; they are filtered by the owner secret, which is gone."""
         ...
 
     async def ping(self) -> None:

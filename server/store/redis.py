@@ -10,6 +10,8 @@ Keys of one contest share the hash tag ``{<contest>}`` so they live on one Redis
 - ``agon:{c}:listeners`` sorted set of the stores whose tails listen to the contest, each scored with the time
   (Redis's clock, ms) its listing expires unless renewed
 - ``agon:index:<name>`` set of members of a named index (e.g. the contests of one owner)
+- ``agon:{c}:~<name>:…`` the keys above of the contest's sibling stream ``<c>~<name>`` (its table talk): in the
+  contest's hash tag, so on its slot, and removed with it
 
 Against a Redis Cluster (spec ``redis-cluster://HOST:PORT[,HOST:PORT...]``, any of its nodes) the same
 keys, script and channels are used through redis-py's cluster client, which follows MOVED / ASK and
@@ -54,12 +56,14 @@ from server.store.batch import check_batch
 from server.store.fanout import PAGE
 from server.store.port import (
     CONFLICT_TAIL,
+    SIBLING,
     BehindError,
     ConflictError,
     DuplicateError,
     Record,
     Snapshot,
     UnavailableError,
+    is_sibling,
 )
 from server.store.redis_line import ScriptLine
 
@@ -189,6 +193,11 @@ def _newest(held: int, known: Callable[[], int]) -> int:
 
 
 def _key(contest: str, suffix: str) -> str:
+    """A key of a contest, or of one of its sibling streams (``<contest>~<name>``: ``agon:{<contest>}:~<name>:…``,
+    in its contest's hash tag, so on its slot, and removed with it)."""
+    owner, tilde, name = contest.partition(SIBLING)
+    if tilde:
+        return f"agon:{{{owner}}}:{SIBLING}{name}:{suffix}"
     return f"agon:{{{contest}}}:{suffix}"
 
 
@@ -364,7 +373,8 @@ class RedisStore:
         if status == "duplicate":
             raise DuplicateError(f"{reply[1]} of {len(records)} event ids are already in {contest}")
         versions = [int(v) for v in reply[1]] if status == "acked" else [r.version for r in records]
-        if expected_version == 0 or contest not in self._listed:  # not one SADD per append
+        # One SADD per contest, not per append; a sibling stream (its talk) is never listed.
+        if (expected_version == 0 or contest not in self._listed) and not is_sibling(contest):
             async with self._reachable():
                 await self._client.sadd(CONTESTS, contest)
             self._listed.add(contest)

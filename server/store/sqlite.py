@@ -29,12 +29,14 @@ from server.store.batch import check_batch, check_head, check_retry
 from server.store.fanout import PAGE, Bell, tail
 from server.store.port import (
     CONFLICT_TAIL,
+    SIBLING,
     ConflictError,
     DuplicateError,
     Record,
     Snapshot,
     StoreError,
     UnavailableError,
+    sibling,
 )
 from server.store.settle import settle
 
@@ -310,7 +312,9 @@ class SqliteStore:
 
     async def contests(self) -> list[str]:
         def work(conn: sqlite3.Connection) -> list[str]:
-            return [row[0] for row in conn.execute("SELECT DISTINCT contest FROM events ORDER BY contest")]
+            query = "SELECT DISTINCT contest FROM events WHERE instr(contest, ?) = 0 ORDER BY contest"
+            rows = conn.execute(query, (SIBLING,))
+            return [row[0] for row in rows]
 
         return await self._run(work)
 
@@ -329,9 +333,13 @@ class SqliteStore:
 
     async def remove(self, contest: str) -> None:
         def work(conn: sqlite3.Connection) -> None:
+            siblings = sibling(contest, "")  # and the streams kept beside it: ``<contest>~<name>``
             with _immediate(conn):
                 for table in ("events", "snapshots", "secrets"):
-                    conn.execute(f"DELETE FROM {table} WHERE contest = ?", (contest,))
+                    conn.execute(
+                        f"DELETE FROM {table} WHERE contest = ? OR substr(contest, 1, ?) = ?",
+                        (contest, len(siblings), siblings),
+                    )
 
         await self._run(work)
 

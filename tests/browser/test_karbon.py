@@ -100,8 +100,8 @@ def test_a_karbon_round_is_played_by_tapping_the_dice(agon_server: ServerFactory
     expect(gm.get_by_test_id("faces")).to_have_count(0)
     ann.get_by_test_id("no-risk").click()
     expect(ann.get_by_test_id("risk")).to_have_text("No risk this round.")
-    expect(gm.get_by_label("Agent's fifth d6")).to_be_visible()  # each die by its kind and place, not its id
-    expect(gm.get_by_label("Narrator's second d10")).to_be_visible()
+    expect(gm.get_by_label("Agent's fifth d6", exact=True)).to_be_visible()  # each die by its kind and place, no id
+    expect(gm.get_by_label("Narrator's second d10", exact=True)).to_be_visible()
     for name in ("d6-1", "d6-2", "d6-3", "d6-4", "d6-5"):
         gm.get_by_test_id(f"face-{name}").fill("2")
     gm.get_by_test_id("face-d10-1").fill("4")

@@ -45,7 +45,8 @@ def test_a_player_is_offered_the_rulesets_commands_a_player_may_send_and_the_gm_
     assert {"settle_tie", "spend_hero_point"} <= names("herowars", "gm")
     # the extended contest keeps its short forms next to every command of its own
     assert {"declare", "spend", "stand", "lend", "delay", "decline_parting_shot"} <= names("extended", "player")
-    assert names("karbon", "spectator") == {"help", "view", "log", "quit"}
+    assert names("karbon", "spectator") == {"help", "view", "log", "who", "quit", "talk"}  # a spectator reads talk
+    assert {"say", "whisper", "talk"} <= player and {"say", "whisper"} <= gm
 
 
 def spec(ruleset: str, role: str, line: str) -> Spec:

@@ -1,4 +1,5 @@
-"""What a viewer may not receive: sealed payloads of others, hidden view values, the unrevealed dice seed."""
+"""What a viewer may not receive: sealed payloads of others, hidden view values, the unrevealed dice seed, and the
+table talk it may not read."""
 
 from __future__ import annotations
 
@@ -8,8 +9,10 @@ from typing import Any
 import msgspec
 
 from protocol.patch import Add, Op, Replace, parse_pointer
+from protocol.talk import TalkLine, TalkSetting
 from server.engine.contest import Contest
 from server.engine.ruleset import Viewer
+from server.talk import may_read
 from tests.conformance.driver import SEED
 from tests.conformance.kit import SEALED
 
@@ -167,3 +170,13 @@ def carried(event: Any, hidden: Iterable[HiddenValue], known: set[str] = frozens
         if hit:
             found.add(f"{h.owner}'s {h.field} ({h.value!r})")
     return sorted(found)
+
+
+# --- table talk ------------------------------------------------------------------------------------------------
+
+
+def talk_secrets(lines: Iterable[TalkLine], principal: str, role: str, setting: TalkSetting) -> set[bytes]:
+    """What a follower (its seat, ``~spectator`` or ``~auditor``, and role) must not receive of the table talk: the
+    text of every line it may not read (a whisper between others; a spectator, table lines unless the contest
+    lets spectators read them). The texts are the caller's, unique enough to be traced in any frame or file."""
+    return {line.text.encode() for line in lines if line.text and not may_read(line, principal, role, setting)}

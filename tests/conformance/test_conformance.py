@@ -2,9 +2,9 @@
 
 Fold determinism, snapshot + tail = full fold, undo then redo = no change, rewind to v = the state at v,
 every refused command changes nothing, no viewer receives what it may not see, viewers of one sight see
-one view, and the audit (``agon verify``) accepts every history played. Each ruleset supplies only a
-strategy module (``tests/conformance/kit.py``). Settings: ``AGON_CONFORMANCE=long`` plays many more and longer
-contests.
+one view, every view says what the contest waits for in names (``waiting.py``), and the audit (``agon
+verify``) accepts every history played. Each ruleset supplies only a strategy module
+(``tests/conformance/kit.py``). Settings: ``AGON_CONFORMANCE=long`` plays many more and longer contests.
 """
 
 from __future__ import annotations
@@ -73,6 +73,7 @@ from server.rulesets import ruleset as ruleset_named
 from tests.conformance import secrecy
 from tests.conformance.driver import Driver
 from tests.conformance.kit import Strategy, load
+from tests.conformance.waiting import check_waiting
 
 PROFILES = {
     "quick": settings(
@@ -392,6 +393,7 @@ def machine(rules: Ruleset[Any], strategy: Strategy) -> type[RuleBasedStateMachi
             assert not leaks, f"{viewer.principal} sees {leaks}"
             hidden = secrecy.hidden_in_view(doc, strategy.hidden(self.d.contest.rules, viewer))
             assert not hidden, f"{viewer.principal} sees hidden {hidden}"
+            check_waiting(rules, self.d.contest, doc, viewer.principal)
 
         def _check_views(self) -> None:
             for actor, viewer in self.viewers():

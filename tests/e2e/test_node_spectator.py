@@ -97,6 +97,16 @@ async def test_the_node_spectator_ends_with_the_state_the_gm_sees(agon_server: S
         lines, final = await in_sync_to_the_end(spectator)
     assert any("Aria has declared (sealed" in line for line in lines)  # notices, sealed for a spectator
     assert not any("lunge" in line and "revealed" not in line for line in lines)
+    # whose move, each time it changes: the seal, the GM's typed roll, Ann's answer, and nothing once concluded
+    for waiting in (
+        "waiting for Aria's player and the GM to seal an intent",
+        "waiting for the GM to seal an intent",
+        "waiting for the GM to roll exchange 1",
+        "waiting for Aria's player to let the roll stand or spend a hero point",
+        "concluded: nothing more to wait for",
+    ):
+        assert f"  {waiting}" in lines, (waiting, lines)
+    assert "at the table: the GM, Aria's player · 2 spectators" in lines  # who is here: it and a Python one
 
     theirs = (await watcher.wait_version(contest, concluded.version)).doc
     assert final == theirs  # byte for byte the view a spectator holds

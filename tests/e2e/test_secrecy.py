@@ -1,5 +1,6 @@
 """Byte-level secrecy: while a declaration is sealed, no frame sent to anyone but its author and the GM
-carries its payload or its salt, and no frame to anyone carries the dice seed before it is revealed."""
+carries its payload or its salt, no frame to anyone carries the dice seed before it is revealed, and a whisper
+reaches no frame but those of its two seats, nor the server's log."""
 
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ from clients.python.client import AgonClient
 from protocol.codec import decode
 from protocol.events import Conclude, Declare, Declared, Envelope
 from protocol.messages import Follow
+from protocol.presence import Presence
 from protocol.rulesets import extended as x
 from server.service import ContestService
 from server.store.sqlite import SqliteStore
@@ -16,6 +18,7 @@ from tests.e2e.conftest import ServerFactory
 from tests.net.duel import duel
 
 ACTION = "ZEPHYR-secret-feint-7731"
+WHISPER = "NIGHTSHADE-whispered-4242"
 BID = 13
 
 
@@ -69,11 +72,36 @@ async def test_sealed_payloads_and_the_dice_seed_never_reach_anyone_else(
         seed_texts = [seed.hex(), seed.hex().upper()]
         for client in [bob, watcher, late, *next_door]:
             assert not leaks(client.frames, sealed + seed_texts), client.mirrors.keys()
+        # Who is at the table (presence) is told to every follower, and scanned above with every other frame: it
+        # carries no token either, and nothing of a contest to the followers of another.
+        tokens = [invitations.gm, invitations.spectator, invitations.owner, *invitations.seats.values()]
+        for client in everyone:
+            told = [frame for frame in client.frames if '"type":"presence"' in frame]
+            assert told, "every follower is told who is at the table"
+            assert not leaks(told, tokens + sealed + seed_texts)
+        for client in next_door:
+            told = [decode(frame, Presence) for frame in client.frames if '"type":"presence"' in frame]
+            assert {presence.contest for presence in told} == {other.contest}
         # The author and the GM do see it, so the check above looks for the right bytes.
         assert leaks(ann.frames, [ACTION]) and leaks(gm.frames, [ACTION])
         assert not leaks(ann.frames + gm.frames, seed_texts)
         watched = watcher.mirrors[contest].doc
         assert watched is not None and watched["seal"]["declared"][0]["commitment"] == envelope.event.commitment
+
+        # A whisper (a player to the GM, the GM's roll to a player) reaches its two seats, never another frame, nor
+        # the server's log.
+        await ann.say(contest, WHISPER, to="gm")
+        await gm.say(contest, f"/roll 2d6 {WHISPER}-roll", to="ann")
+        for client in everyone:
+            await client.ping()
+        for client in [bob, watcher, late, *next_door]:
+            assert not leaks(client.frames, [WHISPER]), client.mirrors.keys()
+        for client in (ann, gm):
+            assert {secret for secret, _ in leaks(client.frames, [f'{WHISPER}"', f"{WHISPER}-roll"])} == {
+                f'{WHISPER}"',
+                f"{WHISPER}-roll",
+            }
+        assert WHISPER not in server.output()
 
         # The reveal reaches everyone together; server dice roll; the seed stays secret until the end.
         revealed = await bob.command(contest, Declare(participant="orc", payload=x.Intent(action="parry", bid=2)))

@@ -79,7 +79,9 @@ async def test_a_player_declares_at_the_prompt_and_sees_the_reveal(agon_server: 
     gm, contest, child = await ann_plays(agon_server(), duel(), tmp_path)
     try:
         await expect(child, "you are ann \\(player\\), playing Aria")
+        await expect(child, "Your move: seal an intent")  # the top of the screen: whose move it is
         await expect(child, "waiting for Aria, Orc")
+        await expect(child, "at the table: the GM, Aria's player \\(you\\)")  # the GM follows too
         await expect(child, "agon>")
         # Tab completes the command and the contestant's name: "dec" or "ar" alone would be refused
         child.send("decla\t")
@@ -88,6 +90,7 @@ async def test_a_player_declares_at_the_prompt_and_sees_the_reveal(agon_server: 
         await asyncio.sleep(0.3)
         child.send(" 5 lunge at the knees\r")
         await expect(child, "ok \\(version 3\\)")
+        await expect(child, "Waiting for the GM to seal an intent")
         await expect(child, "your sealed intent for Aria: “lunge at the knees”, bid 5")
 
         await gm.command(contest, Declare(participant="orc", payload=x.Intent(action="swing", bid=4)))
@@ -95,7 +98,10 @@ async def test_a_player_declares_at_the_prompt_and_sees_the_reveal(agon_server: 
         await expect(child, "Orc intends: “swing”, bid 4")
         await gm.command(contest, x.Roll(faces=[1, 10]))
         await expect(child, "Aria rolled 1 \\(Critical\\), Orc rolled 10 \\(Success\\)")
+        await expect(child, "Your move: let the roll stand or spend a hero point")
 
+        child.send("who\r")
+        await expect(child, "at the table: the GM, Aria's player \\(you\\)")  # the GM follows too
         child.send("help declare\r")
         await expect(child, "declare CONTESTANT BID \\[ACTION...\\]")
         child.send("spend nobody\r")  # no such name: the names there are, before anything is sent

@@ -37,6 +37,7 @@ from protocol.messages import (
 )
 from protocol.patch import Add, Remove, Replace
 from protocol.rulesets import extended as x
+from protocol.talk import RolledDie, Said, Say, Talk, TalkLine, TalkRoll
 from tests.net.duel import duel
 
 CLIENT: list[Any] = [
@@ -51,6 +52,7 @@ CLIENT: list[Any] = [
     Create(id="c4", contest=duel(), create_key="k"),
     ListContests(id="c5"),
     Ping(nonce=7),
+    Say(id="c6", contest="duel", text="/roll 2d6+1 to hit", to="gm"),
 ]
 
 SERVER: list[Any] = [
@@ -64,6 +66,26 @@ SERVER: list[Any] = [
     Created(id="c4", contest="duel", version=2, invitations=Invitations("g", {"gm": "g"}, "s", "o", 10)),
     Contests(id="c5", contests=[ContestSummary(contest="duel", title="Duel", ruleset="extended", version=2)]),
     Pong(nonce=7),
+    Said(contest="duel", line=TalkLine(n=1, from_="ann", name="Ann", text="hi", at="t", version=3), id="c6"),
+    Talk(
+        contest="duel",
+        lines=[
+            TalkLine(
+                n=2,
+                from_="gm",
+                name="GM",
+                to="ann",
+                to_name="Ann",
+                text="",
+                at="t",
+                version=3,
+                roll=TalkRoll(
+                    expression="d20", dice=[RolledDie(sides=20, face=7)], modifier=0, total=7, seed_hash="ab"
+                ),
+            )
+        ],
+        more=True,
+    ),
 ]
 
 TAGS = {
@@ -78,8 +100,23 @@ TAGS = {
         "invite",
         "get_timeline",
         "ping",
+        "say",
     ],
-    "server": ["welcome", "patch", "notice", "ack", "error", "created", "contests", "invited", "timeline", "pong"],
+    "server": [
+        "welcome",
+        "patch",
+        "notice",
+        "ack",
+        "error",
+        "created",
+        "contests",
+        "invited",
+        "timeline",
+        "pong",
+        "presence",
+        "said",
+        "talk",
+    ],
 }
 
 

@@ -32,6 +32,8 @@ from server.store import (
     UnavailableError,
     open_store,
 )
+from server.store.port import sibling
+from server.store.redis import _key
 from tests.test_store_faults import lose_tail
 
 if TYPE_CHECKING:
@@ -457,6 +459,34 @@ async def test_a_removed_contest_is_gone_and_the_others_stay(store: EventStore, 
     assert await store.append(contest, run(1, 1), 0) == [1]
 
 
+async def test_a_sibling_stream_is_kept_with_its_contest_never_listed_and_removed_with_it(
+    store: EventStore, contest: str
+) -> None:
+    """A contest's table talk (``<contest>~talk``) is a stream of its own: appended, read and tailed like any,
+    never among the contests listed, and gone when its contest is removed (another contest's stays)."""
+    other = f"{contest}-other"
+    for name in (contest, other):
+        await store.append(name, run(1, 2), 0)
+        await store.append(sibling(name, "talk"), run(1, 3), 0)
+        await store.save_secret(name, "talk-seed", b"s3cret")
+    talk = sibling(contest, "talk")
+    assert [r.version for r in await store.read(talk)] == [1, 2, 3] and await store.head(talk) == 3
+    with pytest.raises(ConflictError):
+        await store.append(talk, run(3, 1), 2)
+    tail = store.subscribe(talk, after=2)
+    try:
+        async with asyncio.timeout(WAIT):
+            assert (await anext(tail)).version == 3
+    finally:
+        await tail.aclose()  # type: ignore[attr-defined]
+    listed = [c for c in await store.contests() if c.startswith(contest)]
+    assert listed == [contest, other]
+    await store.remove(contest)
+    assert await store.read(talk) == [] and await store.load_secret(contest, "talk-seed") is None
+    assert [r.version for r in await store.read(sibling(other, "talk"))] == [1, 2, 3]
+    assert await store.load_secret(other, "talk-seed") == b"s3cret"
+
+
 # --- backend specifics -----------------------------------------------------------------------------
 
 
@@ -592,7 +622,8 @@ async def test_cluster_spreads_contests_over_masters_and_notifies_each_from_its_
         for contest in contests:
             # Every key of one contest hashes to one slot, so the append script may touch them together.
             slots = {await admin.cluster_keyslot(f"agon:{{{contest}}}:{suffix}") for suffix in SUFFIXES}
-            assert len(slots) == 1
+            slots |= {await admin.cluster_keyslot(_key(sibling(contest, "talk"), suffix)) for suffix in SUFFIXES}
+            assert len(slots) == 1  # its table talk's keys too
         owners = {admin.get_node_from_key(f"agon:{{{contest}}}:events").port for contest in contests}
         assert len(owners) > 1, "twelve contests all hashed to one master"
         readers = [asyncio.create_task(take(reading.subscribe(contest), 2)) for contest in contests]

@@ -23,13 +23,16 @@ from clients.python.errors import Disconnected, Refusal
 from clients.python.join import join_invitation
 from clients.python.links import BadLink, Invitation, parse
 from clients.python.mirror import ContestMirror
+from clients.python.presence import presence_line
 from clients.python.table import Table
-from clients.python.terminal import screen
+from clients.python.terminal import screen, talk
 from clients.python.terminal.commands import Spec, Usage, commands_for, help_text
 from clients.python.terminal.commands import parse as parse_line
 from clients.python.terminal.fields import literals
 from clients.python.terminal.naming import names_of
 from protocol.messages import Notice
+from protocol.presence import Presence
+from protocol.talk import TalkLine
 
 REDRAW_DELAY = 0.05  # seconds after a patch, so a burst of patches redraws once, below their notices
 
@@ -77,6 +80,7 @@ class Terminal:
         self._redraw: asyncio.TimerHandle | None = None
         self.lost: Refusal | None = None  # the contest was refused for good: the session ends
         self.session: PromptSession[str] | None = None
+        self._presence = ""  # the last "at the table" line shown
 
     def on_lost(self, contest: str, refused: Refusal) -> None:
         """The invitation no longer works (revoked, expired) or the contest is gone: say so once and leave."""
@@ -90,7 +94,39 @@ class Terminal:
     def show_view(self) -> None:
         doc = self.table.mirror.doc
         if doc is not None:
-            self.console.print(screen.contest(doc))
+            self.console.print(screen.contest(doc, self.table.mirror.seat))
+
+    def presence_text(self) -> str:
+        """Who is at the table now, in one line (empty before the server said)."""
+        mirror = self.table.mirror
+        presence = mirror.presence
+        return "" if presence is None else presence_line(presence, names_of(mirror.doc), mirror.seat)
+
+    def on_presence(self, contest: str, presence: Presence) -> None:
+        """Say who is at the table whenever that changes."""
+        line = self.presence_text() if contest == self.table.contest else ""
+        if line and line != self._presence:
+            self._presence = line
+            self.console.print(line, style="dim", markup=False)
+
+    def on_talk(self, contest: str, line: TalkLine) -> None:
+        """Show each new line of table talk as it is said."""
+        if contest == self.table.contest:
+            self.console.print(talk.shown(line, self.table.mirror.seat))
+
+    async def say(self, said: talk.Said) -> None:
+        """Say a line (``say``), or whisper it to the seat named (``whisper``); the line itself shows when it
+        comes back from the server, as everyone else's."""
+        mirror = self.table.mirror
+        try:
+            to = None if said.to is None else talk.recipient(said.to, talk.seats_of(mirror), mirror.role)
+            await self.table.client.say(self.table.contest, said.text, to=to)
+        except Usage as usage:
+            self.console.print(str(usage), style="yellow", markup=False)
+        except Refusal as refused:
+            self.console.print(f"refused: {refused.message} [{refused.code}]", style="red", markup=False)
+        except (Disconnected, TimeoutError):
+            self.console.print("not connected: reconnecting; try again in a moment", style="red")
 
     def on_notice(self, notice: Notice) -> None:
         if notice.contest == self.table.contest:
@@ -108,6 +144,10 @@ class Terminal:
     async def run_line(self, line: str) -> bool:
         """Run one typed line; False when the user leaves."""
         try:
+            said = talk.typed(line) if any(s.name == talk.SAY for s in self.specs) else None
+            if said is not None:
+                await self.say(said)
+                return True
             call = parse_line(line, self.specs)
         except Usage as usage:
             self.console.print(str(usage), style="yellow", markup=False)
@@ -121,10 +161,19 @@ class Terminal:
                 self.console.print(help_text(self.specs, call.args[0] if call.args else None), markup=False)
             case "view":
                 self.show_view()
+            case "who":
+                self.console.print(self.presence_text() or "nobody has said who is here yet", markup=False)
             case "log":
                 count = int(call.args[0]) if call.args and call.args[0].isdigit() else 20
                 for notice in self.table.mirror.notices[-count:]:
                     self.console.print(f"v{notice.version} {notice.text}", markup=False)
+            case talk.TALK:
+                count = int(call.args[0]) if call.args and call.args[0].isdigit() else 20
+                lines = talk.last(self.table.mirror, count)
+                for said_line in lines:
+                    self.console.print(talk.shown(said_line, self.table.mirror.seat))
+                if not lines:
+                    self.console.print("nobody has said anything you may read yet", markup=False)
             case _:
                 assert call.spec.run is not None
                 try:
@@ -165,6 +214,12 @@ async def _session(invitation: Invitation, watch: bool) -> int:
             stop_changes = table.client.on_change(terminal.on_change)
             stop_notices = table.client.on_notice(terminal.on_notice)
             stop_lost = table.client.on_lost(terminal.on_lost)
+            for said_line in talk.last(mirror, 5):  # where the table talk stands
+                terminal.on_talk(table.contest, said_line)
+            stop_talk = table.client.on_talk(terminal.on_talk)
+            stop_presence = table.client.on_presence(terminal.on_presence)
+            if mirror.presence is not None:
+                terminal.on_presence(table.contest, mirror.presence)
             session: PromptSession[str] = PromptSession(
                 completer=CommandCompleter(terminal.specs, table), complete_while_typing=False
             )
@@ -183,6 +238,8 @@ async def _session(invitation: Invitation, watch: bool) -> int:
                 stop_changes()
                 stop_notices()
                 stop_lost()
+                stop_talk()
+                stop_presence()
     finally:
         await table.client.close()
     if terminal.lost is not None:

@@ -53,7 +53,15 @@ LOCAL = [
     Spec("help", "[COMMAND]", "list the commands, or explain one", None),
     Spec("view", "", "show the whole contest as you see it", None),
     Spec("log", "[N]", "show the last N lines of the contest's log (default 20)", None),
+    Spec("who", "", "who is at the table now (and who is away)", None),
     Spec("quit", "", "leave (the contest goes on without you)", None),
+]
+
+READ_TALK = [Spec("talk", "[N]", "show the last N lines of the table talk you may read (default 20)", None)]
+TALK = [
+    Spec("say", "TEXT...", "say it to the whole table; say /roll 2d6+1 to hit rolls dice", None),
+    Spec("whisper", "NAME TEXT...", "say it to one seat only: a player to the GM, the GM to a player", None),
+    *READ_TALK,
 ]
 
 
@@ -202,12 +210,12 @@ SHORT: dict[str, list[Spec]] = {"extended": EXTENDED}
 def commands_for(ruleset: str, role: str) -> list[Spec]:
     """What this role may type in a contest of this ruleset (a spectator only looks)."""
     if role == "spectator":
-        return list(LOCAL)
+        return [*LOCAL, *READ_TALK]
     short = SHORT.get(ruleset, [])
     helper = HELPERS.get(ruleset)
     full = [s for s in typed(helper) if s.name not in {t.name for t in short}] if helper is not None else []
     acting = [*short, *full, *ENGINE]
-    return [*LOCAL, *(spec for spec in acting if role == "gm" or not spec.gm_only)]
+    return [*LOCAL, *TALK, *(spec for spec in acting if role == "gm" or not spec.gm_only)]
 
 
 @dataclass(frozen=True)

@@ -13,6 +13,7 @@ from rich.text import Text
 
 from clients.python import render
 from clients.python.terminal.layouts import Names, contingency, extended, karbon, lookup, scored
+from clients.python.turn import my_move, whose_move
 
 RULESETS: dict[str, Callable[[dict[str, Any]], list[RenderableType]]] = {
     "extended": extended.layout,
@@ -23,18 +24,28 @@ RULESETS: dict[str, Callable[[dict[str, Any]], list[RenderableType]]] = {
 }
 
 
-def contest(view: dict[str, Any]) -> RenderableType:
-    """The contest as this viewer sees it: the ruleset's own layout, or readable text for any other."""
+def contest(view: dict[str, Any], seat: str | None = None) -> RenderableType:
+    """The contest as this viewer sees it: whose move it is (when the viewer's ``seat`` is given: "Your move: …"
+    for it, "Waiting for … to …" otherwise), then the ruleset's own layout, or readable text for any other."""
+    top = whose(view, seat) if seat is not None else []
     layout = RULESETS.get(str(view.get("ruleset")))
     if layout is not None:
         try:
             parts = layout(view)
             if view.get("concluded"):
                 parts.append(Text("the contest is concluded", style="bold"))
-            return Group(*parts, *_engine(view))
+            return Group(*top, *parts, *_engine(view))
         except (KeyError, TypeError, AttributeError):
             pass  # a view of another shape: fall back to the generic text
-    return Text(render.text(view))
+    return Group(*top, Text(render.text(view)))
+
+
+def whose(view: dict[str, Any], seat: str | None) -> list[RenderableType]:
+    """The "whose move" line at the top of the screen, bold when it is this seat's move."""
+    line = whose_move(view, seat)
+    if not line or view.get("concluded"):
+        return []
+    return [Text(line, style="bold reverse" if my_move(view, seat) else "bold")]
 
 
 def _engine(view: dict[str, Any]) -> list[RenderableType]:

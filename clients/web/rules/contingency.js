@@ -4,6 +4,7 @@ import { ActionButton, ActionForm, Check, Field, Select, html, slug } from "../u
 import { registerRuleset } from "./registry.js";
 import { useEffect, useRef, useState } from "../vendor/preact-htm.js";
 import { DiceRow } from "../dice.js";
+import { ListPicks } from "../faces.js";
 
 const PHASES = {
   scene: "Setting the scene",
@@ -909,44 +910,32 @@ function ActionsTable({ view }) {
 
 // --- the dice of a roll ----------------------------------------------------------------------------------
 
-// The sizes of the dice of each roll this page saw waiting for its penalty, with the faces rolled: the view's
-// resolved roll (`last`) carries the faces after the penalty but not the sizes.
-const rolledSizes = new Map();
-
 // The die whose face is the middle one of three (the result), the first of equal faces in the order rolled.
 function middleOf(faces) {
   return faces.map((_, i) => i).sort((a, b) => faces[a] - faces[b] || a - b)[1];
 }
 
-function RollingDice({ view }) {
+// The dice of the roll waiting for its penalty, and of the last roll resolved (its faces after the penalty, its
+// sizes from `last_sides`), as rows ({caption, dice, roll, testid}); the middle die (the result) is marked.
+function diceRows(view) {
   const rules = view.rules;
+  const who = { ...names(view) };
+  const rows = [];
   const r = rules.rolling;
-  const who = { ...names(view) };
-  who[r.character] ??= "the character";
-  rolledSizes.set(`${view.contest}|${rules.round}|${r.action}`, { sides: r.sides, faces: r.faces });
-  const middle = middleOf(r.faces);
-  const dice = r.faces.map((face, i) => ({
-    sides: r.sides[i],
-    face,
-    kept: i === middle,
-    label: `${who[r.character]}'s d${r.sides[i]} showing ${face}${i === middle ? ", the middle die before the penalty" : ""}`,
-    note: i === middle ? "middle" : `d${r.sides[i]}`,
-  }));
-  return html`<${DiceRow} dice=${dice} roll=${`rolling-${r.action}-${r.faces.join("-")}`} caption=${`${who[r.character]}'s three dice, before the penalty`} testid="rolling-dice" />`;
-}
-
-// The sizes a resolved roll was made with: as seen while its penalty was taken, else the character's own dice
-// when it has no others; null when this page cannot know them.
-function sizesOf(view, last) {
-  const seen = rolledSizes.get(`${view.contest}|${view.rules.round}|${last.action}`);
-  if (seen && seen.faces.every((f, i) => f === last.faces[i] + (last.reductions[i] ?? 0))) return seen.sides;
-  const character = view.rules.characters.find((c) => c.id === last.character);
-  return character && character.skills.length === 0 && character.dice.length === last.faces.length ? character.dice : null;
-}
-
-function LastDice({ view }) {
-  const last = view.rules.last;
-  const who = { ...names(view) };
+  if (r) {
+    who[r.character] ??= "the character";
+    const middle = middleOf(r.faces);
+    const dice = r.faces.map((face, i) => ({
+      sides: r.sides[i],
+      face,
+      kept: i === middle,
+      label: `${who[r.character]}'s d${r.sides[i]} showing ${face}${i === middle ? ", the middle die before the penalty" : ""}`,
+      note: i === middle ? "middle" : `d${r.sides[i]}`,
+    }));
+    rows.push({ dice, roll: `rolling-${r.action}-${r.faces.join("-")}`, caption: `${who[r.character]}'s three dice, before the penalty`, testid: "rolling-dice" });
+  }
+  const last = rules.last;
+  if (!last) return rows;
   who[last.character] ??= "the character";
   const sizes = sizesOf(view, last);
   const middle = middleOf(last.faces);
@@ -961,7 +950,44 @@ function LastDice({ view }) {
     };
   });
   const penalty = last.reductions.some((n) => n > 0) ? ", after the penalty" : "";
-  return html`<${DiceRow} dice=${dice} roll=${`last-${last.action}-${last.faces.join("-")}`} caption=${`${who[last.character]}'s three dice${penalty}`} testid="last-dice" />`;
+  rows.push({ dice, roll: `last-${last.action}-${last.faces.join("-")}`, caption: `${who[last.character]}'s three dice${penalty}`, testid: "last-dice" });
+  return rows;
+}
+
+// The newest roll's dice: the one waiting for its penalty, else the last one resolved.
+function lastDice(view) {
+  return diceRows(view).slice(0, 1);
+}
+
+// The sizes a resolved roll was made with (`last_sides`), else the character's own dice when it has no others;
+// null when they are not known.
+function sizesOf(view, last) {
+  if (view.rules.last_sides?.length === last.faces.length) return view.rules.last_sides;
+  const character = view.rules.characters.find((c) => c.id === last.character);
+  return character && character.skills.length === 0 && character.dice.length === last.faces.length ? character.dice : null;
+}
+
+function RollDice({ view, which }) {
+  return diceRows(view).filter((row) => row.testid === which).map((row) => html`<${DiceRow} key=${row.roll} dice=${row.dice} roll=${row.roll} caption=${row.caption} testid=${row.testid} />`);
+}
+
+// The sizes of the three dice a roll of `actionName` by `character` is made with: those of the attribute and skill
+// chosen (`using`, "attribute/skill"), else the action's own when the sheet has them, else the character's
+// default dice (as the server picks them: server/rules/contingency/decide.py).
+function rollSizes(view, character, actionName, using = "") {
+  const table = character.skill_dice ?? {};
+  if (using && table[using]) return table[using];
+  const card = view.rules.catalogue.find((a) => a.name === actionName);
+  const own = card?.attribute && card?.skill ? table[`${card.attribute}/${card.skill}`] : null;
+  return own ?? character.dice;
+}
+
+// The faces of a physical roll: typed as one list, or tapped die by die.
+function FacesRolled({ label, name, typed, setTyped, sizes, testid = undefined }) {
+  return html`<div class="face-field">
+    <${Field} label=${label} name=${name} value=${typed} onInput=${setTyped} hint=${`e.g. 1 4 9, or tap each die's face (d${sizes.join(", d")})`} testid=${testid} />
+    <${ListPicks} sizes=${sizes} text=${typed} onText=${setTyped} label=${(i, sides) => `Die ${i + 1} (d${sides})`} testid=${testid && `${testid}-pick`} />
+  </div>`;
 }
 
 function Board({ view, me }) {
@@ -978,9 +1004,9 @@ function Board({ view, me }) {
     )}</ul>
     <${ActionsTable} view=${view} />
     ${rules.rolling && html`<p class="rolling" data-testid="rolling">${who[rules.rolling.character]} rolled ${rules.rolling.faces.join("-")} on ${rules.rolling.sides.map((n) => `d${n}`).join("/")} and takes −${rules.rolling.penalty}: waiting for the choice of dice.</p>`}
-    ${rules.rolling && html`<${RollingDice} view=${view} />`}
+    <${RollDice} view=${view} which="rolling-dice" />
     ${rules.last && html`<p class="last" data-testid="last">Last: ${rules.last.faces.join("-")}, result ${rules.last.result}${rules.last.omens ? `, ${rules.last.omens} omen(s)` : ""}${rules.last.success === null ? "" : rules.last.success ? " — success" : " — failure"}</p>`}
-    ${rules.last && html`<${LastDice} view=${view} />`}
+    <${RollDice} view=${view} which="last-dice" />
     ${rules.environmental.length > 0 && html`<ul class="environmental" data-testid="environmental">${rules.environmental.map((t, i) => html`<li key=${i}>${t}</li>`)}</ul>`}
   </section>`;
 }
@@ -1037,7 +1063,7 @@ function RollForm({ view, act, action, gm }) {
     return act(command);
   };
   return html`<${ActionForm} run=${send} label=${`Resolve ${who[action.character]}'s ${action.name ?? action.type} action`} testid="roll">
-    ${view.dice === "physical" && html`<${Field} label="Faces rolled (three dice)" name="faces" value=${typed} onInput=${setTyped} hint="e.g. 1 4 9" testid="faces" />`}
+    ${view.dice === "physical" && html`<${FacesRolled} label="Faces rolled (three dice)" name="faces" typed=${typed} setTyped=${setTyped} sizes=${rollSizes(view, me, action.name, using)} testid="faces" />`}
     ${me.skills.length > 0 && html`<${Select} label="Roll with (attribute and skill)" name="using" value=${using} onChange=${setUsing}
       options=${[["", `the action's own, else d${me.dice.join("/d")}`], ...me.skills.map((k) => [k, k.replace("/", " and ")])]} />`}
     <p class="hint" data-testid="roll-limits">${me.name}'s ${nth(me.actions_taken + 1)} action this round: ${penalty ? `−${penalty} on the dice` : "no penalty"}${action.change_penalty ? ` (−${action.change_penalty} of it for the change)` : ""}.
@@ -1179,7 +1205,7 @@ function TriggeredForm({ view, act, character, cards }) {
   return html`<${ActionForm} run=${send} label="Perform now" kind="">
     <${Select} label=${`${character.name}: a triggered action`} name="triggered" value=${name} onChange=${setName} options=${triggered.map((a) => [a.name, a.name])} />
     <p class=${performed >= MAX_ROUND_ACTIONS ? "refusal" : "hint"}>${character.name}'s ${nth(character.actions_taken + 1)} action this round: ${character.actions_taken ? `−${2 * character.actions_taken} on the dice` : "no penalty"}. ${performed} of at most ${MAX_ROUND_ACTIONS} actions this round (announced, triggered and instant).</p>
-    ${view.dice === "physical" && html`<${Field} label="Faces rolled" name="triggered-faces" value=${typed} onInput=${setTyped} />`}
+    ${view.dice === "physical" && html`<${FacesRolled} label="Faces rolled" name="triggered-faces" typed=${typed} setTyped=${setTyped} sizes=${rollSizes(view, character, name)} />`}
   <//>`;
 }
 
@@ -1217,7 +1243,7 @@ function InstantForm({ view, act, character, action }) {
   };
   return html`<${ActionForm} run=${send} label=${`Perform ${action} as an instant action`} kind="">
     <p class="hint">Part of ${character.name}'s last action: it carries that action's penalty, no further −2, and does not count as another action.</p>
-    ${view.dice === "physical" && html`<${Field} label=${`Faces rolled for ${action}`} name=${`instant-${action}`} value=${typed} onInput=${setTyped} />`}
+    ${view.dice === "physical" && html`<${FacesRolled} label=${`Faces rolled for ${action}`} name=${`instant-${action}`} typed=${typed} setTyped=${setTyped} sizes=${rollSizes(view, character, action)} />`}
   <//>`;
 }
 
@@ -1490,4 +1516,5 @@ registerRuleset({
   mine,
   names,
   declarationWords,
+  lastDice,
 });

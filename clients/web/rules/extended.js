@@ -2,6 +2,7 @@
 // for the interface every ruleset module implements; the group contest's parts are in extended_group.js.
 import { ActionButton, ActionForm, Check, Field, Select, html } from "../ui.js";
 import { AdjustForm, ContestantCards, ContestantsSetup, HeroPointWindowSelect, Step, actionsBox, andList, answersWaiting, bidHint, bidLimit, heroPointParts, namedText, rollPart, rollWaiting, swapOrder, buildContestants, chartPoints, contestant, fieldOf, mine, names } from "./questworlds.js";
+import { LastRollDice, lastDice, rawLevel } from "./questworlds.js";
 import { registerRuleset } from "./registry.js";
 import { GroupBoard, GroupIntentFields, GroupOutcome, OrderStep, PartingShotForm, betweenTurns, groupParts, groupTie, opponentsOf, ordered, roundBegun, shotParts } from "./extended_group.js";
 import { ChangeActions, targetsOut } from "./extended_change.js";
@@ -72,19 +73,6 @@ function phaseText(view) {
   const rules = view.rules;
   if (view.concluded || rules.phase === "over") return "The contest is over";
   return `Round ${rules.round} · ${PHASES[rules.phase] ?? rules.phase}`;
-}
-
-function tnOf(rating) {
-  const match = /^(-?\d+)/.exec(rating ?? "");
-  return match ? Number(match[1]) : null;
-}
-
-function rawLevel(face, rating) {
-  const tn = tnOf(rating);
-  if (face === null || face === undefined || tn === null) return null;
-  if (face === 1) return "Critical";
-  if (face === 20) return "Fumble";
-  return face <= tn ? "Success" : "Failure";
 }
 
 // "Aria rolled 2: Success, bumped to Critical by a mastery" (the words for one side of an exchange).
@@ -168,6 +156,7 @@ function Board({ view }) {
     ${rules.shot_under_way && html`<p class="waiting" data-testid="shot-under-way">${who[rules.shot_under_way.shooter]} takes a parting shot at ${who[rules.shot_under_way.target]}.</p>`}
     <${ExchangeWords} view=${view} />
     ${rules.last && !rules.exchange && html`<p class="last" data-testid="last">Last exchange (${rules.last.exchange}): ${namedText(rules.last.result, who)}</p>`}
+    <${LastRollDice} view=${view} />
     ${waitingWords(view) && html`<p class="waiting" data-testid="waiting-for">${waitingWords(view)}</p>`}
     <${Outcome} view=${view} />
   </section>`;
@@ -370,4 +359,5 @@ registerRuleset({
   chartPoints,
   phaseText,
   mine,
+  lastDice,
 });

@@ -5,6 +5,7 @@
 import { ActionButton, ActionForm, Field, Select, html } from "../ui.js";
 import { useState } from "../vendor/preact-htm.js";
 import { Step, bidHint, bidLimit } from "./questworlds.js";
+import { FaceField } from "../faces.js";
 
 export const DARING = [
   ["cautious", "cautious"],
@@ -118,9 +119,9 @@ function faceValue(text) {
 function Faces({ view, me, a, setA, b, setB, first, second }) {
   const typing = view.dice === "physical" && (me.role === "gm" || view.rules.players_type_faces);
   if (!typing) return null;
-  return html`<div class="grid">
-    <${Field} type="number" min="1" max="20" label=${`${first}'s die`} name="simple-a" value=${a} onInput=${setA} hint="1 to 20" />
-    <${Field} type="number" min="1" max="20" label=${`${second}'s die`} name="simple-b" value=${b} onInput=${setB} hint="1 to 20" />
+  return html`<div class="grid faces-grid">
+    <${FaceField} sides=${20} label=${`${first}'s die`} name="simple-a" value=${a} onInput=${setA} testid="simple-a" />
+    <${FaceField} sides=${20} label=${`${second}'s die`} name="simple-b" value=${b} onInput=${setB} testid="simple-b" />
   </div>`;
 }
 

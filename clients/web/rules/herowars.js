@@ -3,6 +3,7 @@
 import { ActionForm, Check, Field, Select, html } from "../ui.js";
 import { AdjustForm, ContestantCards, ContestantsSetup, HeroPointWindowSelect, Step, actionsBox, andList, answersWaiting, bidHint, bidLimit, heroPointParts, rollPart, rollWaiting, swapOrder, buildContestants, chartPoints, contestant, fieldOf, mine, names } from "./questworlds.js";
 import { DiceRow, questDie } from "../dice.js";
+import { LastRollDice, lastDice } from "./questworlds.js";
 import { registerRuleset } from "./registry.js";
 import { useState } from "../vendor/preact-htm.js";
 
@@ -123,6 +124,7 @@ function Board({ view }) {
     </ul></div>`}
     <${ExchangeWords} view=${view} />
     ${rules.last && !rules.exchange && html`<p class="last" data-testid="last">Last exchange (${rules.last.exchange}): ${appliedWords(rules.last, who)}</p>`}
+    <${LastRollDice} view=${view} />
     ${rules.phase === "ready" && !view.concluded && rules.next_actor && html`<p class="waiting" data-testid="waiting-for">${rollWaiting(view)}</p>`}
     <${Outcome} view=${view} />
   </section>`;
@@ -233,4 +235,5 @@ registerRuleset({
   chartPoints,
   phaseText,
   mine,
+  lastDice,
 });

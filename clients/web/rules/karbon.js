@@ -6,6 +6,7 @@ import { ActionButton, ActionForm, Check, Field, Select, html, slug } from "../u
 import { registerRuleset } from "./registry.js";
 import { useEffect, useState } from "../vendor/preact-htm.js";
 import { DiceRow, Die as DrawnDie } from "../dice.js";
+import { FaceField, ListPicks } from "../faces.js";
 
 const STACK = 5;
 const SIDE_NAMES = { agent: "Agent", narrator: "Narrator" };
@@ -583,6 +584,39 @@ function Track({ contest }) {
     </span></p>`;
 }
 
+const TONES = { hit: "ok", turncoat: "bad" };
+
+// The last round's dice as rows ({caption, dice, roll, testid}): the agent's hand, the narrator's, the three risk d8
+// of an agent all in, the peril d8.
+function rollRows(view) {
+  const rules = view.rules;
+  const roll = rules.last_roll;
+  if (!roll) return [];
+  const agent = rules.name || "the agent";
+  const die = (owner, sides, face, result) => ({ sides, face, tone: TONES[result] ?? "", label: `${owner} d${sides} showing ${face}, a ${result}`, note: result });
+  const rows = [
+    { testid: "last-roll-agent", caption: `Round ${roll.round}: ${agent}'s hand`, dice: roll.agent.map((d) => die(`${agent}'s`, d.sides, d.face, d.result)) },
+    { testid: "last-roll-narrator", caption: `Round ${roll.round}: the narrator's hand`, dice: roll.narrator.map((d) => die("the narrator's", d.sides, d.face, d.result)) },
+    { testid: "risk-dice", caption: "All on the line: the three risk d8", dice: roll.all_in ? roll.risk.map((face) => die("risk", 8, face, resultOf(face))) : [] },
+    { testid: "last-roll-peril", caption: `Round ${roll.round}: the peril d8`, dice: roll.peril.map((face) => die("peril", 8, face, resultOf(face))) },
+  ];
+  return rows.filter((row) => row.dice.length > 0).map((row) => ({ ...row, roll: `${row.testid}-${rules.contests}-${roll.round}` }));
+}
+
+// The newest roll's dice, for the stream overlay: the whole last round.
+function lastDice(view) {
+  return rollRows(view);
+}
+
+// The last round's dice on the board: in the test that follows the roll the hands and the peril show their faces
+// where they lie, so only the risk dice are drawn here; after it, every die of the round.
+function LastRound({ view }) {
+  const inTest = view.rules.phase === "test";
+  return rollRows(view)
+    .filter((row) => row.testid === "risk-dice" || !inTest)
+    .map((row) => html`<${DiceRow} key=${row.testid} dice=${row.dice} caption=${row.caption} roll=${row.roll} testid=${row.testid} />`);
+}
+
 function RollWords({ rules }) {
   const roll = rules.last_roll;
   if (!roll) return null;
@@ -591,9 +625,7 @@ function RollWords({ rules }) {
   const opening = roll.opening ? `; ${side(roll.opening)} offers an opening` : "";
   return html`<p class="last" data-testid="last-roll">Round ${roll.round}: ${side("agent")} ${roll.agent_hits} hit(s), ${roll.agent_turncoats} turncoat(s);
     the narrator ${roll.narrator_hits} hit(s), ${roll.narrator_turncoats} turncoat(s): ${winner}${opening}.
-    ${roll.all_in ? ` All on the line: ${roll.risk.join(", ")}.` : ""}${roll.peril.length ? ` Peril: ${roll.peril.join(", ")}.` : ""}</p>
-    ${roll.all_in && roll.risk.length > 0 && html`<${DiceRow} caption="All on the line: the three risk d8" roll=${`risk-${roll.round}`} testid="risk-dice"
-      dice=${roll.risk.map((face) => ({ sides: 8, face, tone: { hit: "ok", turncoat: "bad" }[resultOf(face)] ?? "", label: `risk d8 showing ${face}, a ${resultOf(face)}`, note: resultOf(face) }))} />`}`;
+    ${roll.all_in ? ` All on the line: ${roll.risk.join(", ")}.` : ""}${roll.peril.length ? ` Peril: ${roll.peril.join(", ")}.` : ""}</p>`;
 }
 
 function Board({ view, me }) {
@@ -631,6 +663,7 @@ function Board({ view, me }) {
     ${rules.spent.length > 0 && row("spent", "Set aside", "spent")}
     ${rules.all_in !== null && contest && html`<p data-testid="risk">${rules.all_in ? "The agent puts it all on the line this round." : "No risk this round."}</p>`}
     <${RollWords} rules=${rules} />
+    <${LastRound} view=${view} />
     ${rules.pending.length > 0 && html`<p class="waiting" data-testid="pending">Waiting for ${rules.pending[0].chooser === "agent" ? "the player's" : "the narrator's"} choice after a ${rules.pending[0].payout}.</p>`}
     ${outcome && !contest && html`<section class="outcome" data-testid="outcome"><h3>Contest ${outcome.contest}: ${
       outcome.outcome === "won" ? "won" : outcome.outcome === "lost" ? "lost" : "unclear"}</h3>
@@ -784,13 +817,15 @@ function FacesForm({ view, me, act }) {
     return `${mine ? "Agent's" : "Narrator's"} ${dieName(d, mine ? agentHand : narratorHand).replace(/^the /, "")}`;
   };
   return html`<${ActionForm} run=${send} label="Enter the faces" testid="faces">
-    <p>Physical dice: type the face each die shows.</p>
+    <p>Physical dice: tap (or type) the face each die shows.</p>
     <div class="grid">
-      ${hand.map((d) => html`<${Field} key=${d.id} type="number" min="1" max=${d.sides} label=${label(d)} name=${`face-${d.id}`} hint=${`1–${d.sides}.`}
+      ${hand.map((d) => html`<${FaceField} key=${d.id} sides=${d.sides} label=${label(d)} name=${`face-${d.id}`}
         value=${faces[d.id] ?? ""} onInput=${(v) => setFaces({ ...faces, [d.id]: v })} testid=${`face-${d.id}`} />`)}
-      ${rules.all_in && html`<${Field} label="Risk: the three d8" name="risk-faces" value=${risk} onInput=${setRisk} hint="Three faces, 1–8 each, e.g. 2, 5, 7." testid="risk-faces" />`}
-      ${contest.peril > 0 && html`<${Field} label=${`Peril: ${contest.peril} d8`} name="peril-faces" value=${peril} onInput=${setPeril}
-        hint=${contest.peril === 1 ? "One face, 1–8." : `${contest.peril} faces, 1–8 each.`} testid="peril-faces" />`}
+      ${rules.all_in && html`<div class="face-field"><${Field} label="Risk: the three d8" name="risk-faces" value=${risk} onInput=${setRisk} hint="Three faces, 1–8 each, e.g. 2, 5, 7; or tap them." testid="risk-faces" />
+        <${ListPicks} sizes=${[8, 8, 8]} text=${risk} onText=${setRisk} label=${(i) => `Risk d8 ${i + 1}`} testid="risk-faces-pick" /></div>`}
+      ${contest.peril > 0 && html`<div class="face-field"><${Field} label=${`Peril: ${contest.peril} d8`} name="peril-faces" value=${peril} onInput=${setPeril}
+        hint=${contest.peril === 1 ? "One face, 1–8; or tap it." : `${contest.peril} faces, 1–8 each; or tap them.`} testid="peril-faces" />
+        <${ListPicks} sizes=${Array.from({ length: contest.peril }, () => 8)} text=${peril} onText=${setPeril} label=${(i) => `Peril d8 ${i + 1}`} testid="peril-faces-pick" /></div>`}
     </div>
     ${rules.all_in && html`<p class="karbon-limit" data-testid="risk-drawn">Dice drawn from the pool for the risk's hits: the risk shows ${hits} ${hits === 1 ? "hit" : "hits"}, so tap ${diceWord(wanted)} in the main pool above; ${drawn.length} tapped.</p>`}
   <//>`;
@@ -1017,4 +1052,5 @@ registerRuleset({
   mine,
   names,
   declarationWords,
+  lastDice,
 });

@@ -1,7 +1,10 @@
 // Pieces the QuestWorlds-family rulesets (extended, herowars) share in the browser: the contestants of the
-// creation form, reading the view, and the forms for typed dice faces and AP adjustments. Not a ruleset.
+// creation form, reading the view, the forms for dice faces (tapped or typed) and AP adjustments, and the dice of
+// the last roll (the view's `last_roll`). Not a ruleset.
 import { ActionButton, ActionForm, Field, Select, html, slug } from "../ui.js";
 import { useState } from "../vendor/preact-htm.js";
+import { DiceRow, questDie } from "../dice.js";
+import { FaceField } from "../faces.js";
 
 export const RATING = /^\s*-?\d+\s*$|^\s*\d+\s*[WwMm]\s*\d*\s*$/;
 
@@ -169,10 +172,10 @@ export function FacesForm({ view, act, prefix }) {
   const [d, setD] = useState("");
   const face = (text) => (String(text).trim() === "" ? null : Number(text));
   return html`<${ActionForm} run=${() => act({ type: `${prefix}.roll`, faces: [face(a), face(d)] })} label="Enter the faces" testid="faces">
-    <p>Physical dice: type the d20 faces rolled at the table, each 1 to 20 (leave empty for a side that rolls no die).</p>
-    <div class="grid">
-      <${Field} type="number" min="1" max="20" label=${`${who[actor]}'s die (acting)`} name="face-actor" value=${a} onInput=${setA} testid="face-actor" />
-      <${Field} type="number" min="1" max="20" label=${`${who[defender]}'s die`} name="face-defender" value=${d} onInput=${setD} testid="face-defender" />
+    <p>Physical dice: tap (or type) the d20 faces rolled at the table (leave a side empty when it rolls no die).</p>
+    <div class="grid faces-grid">
+      <${FaceField} sides=${20} label=${`${who[actor]}'s die (acting)`} name="face-actor" value=${a} onInput=${setA} testid="face-actor" />
+      <${FaceField} sides=${20} label=${`${who[defender]}'s die`} name="face-defender" value=${d} onInput=${setD} testid="face-defender" />
     </div>
   <//>`;
 }
@@ -292,4 +295,84 @@ export function heroPointParts({ view, gm, own, act, prefix, note = "", confirm 
     </div>`);
   }
   return parts;
+}
+
+// --- the dice of the last roll ---------------------------------------------------------------------------
+
+function tnOf(rating) {
+  const match = /^(-?\d+)/.exec(rating ?? "");
+  return match ? Number(match[1]) : null;
+}
+
+// The level a d20 reached against a rating before masteries (null when the viewer may not see the rating).
+export function rawLevel(face, rating) {
+  const tn = tnOf(rating);
+  if (face === null || face === undefined || tn === null) return null;
+  if (face === 1) return "Critical";
+  if (face === 20) return "Fumble";
+  return face <= tn ? "Success" : "Failure";
+}
+
+// The dice of a QuestWorlds roll as a row draws them: `sides` each {contestant (null: a resistance), face, level,
+// hero_point, outsider}; `won` the index of the winning die (marked: the die that counts), or null. A die shows the
+// steps masteries moved it where the viewer may see the rating it rolled against.
+export function questDice(view, sides, won = null) {
+  const who = names(view);
+  const rating = (id) => view.rules.contestants.find((c) => c.id === id)?.rating;
+  return sides
+    .map((side, i) => {
+      const name = side.contestant ? who[side.contestant] ?? "a contestant" : side.outsider || "the resistance";
+      const raw = side.contestant ? rawLevel(side.face, rating(side.contestant)) : null;
+      const die = questDie({ name, face: side.face, raw, level: side.level, heroPoint: Boolean(side.hero_point) });
+      if (!die) return null;
+      return won === i ? { ...die, kept: true, label: `${die.label}, the winning die`, note: `${die.note} · wins` } : die;
+    })
+    .filter(Boolean);
+}
+
+const ROLL_WORDS = {
+  exchange: (n) => `exchange ${n}`,
+  parting_shot: (n) => `the parting shot (exchange ${n})`,
+  final_action: (n, a) => `${a}'s final action`,
+  disengage: (n, a, b) => `${a} disengaging from ${b}`,
+  loan: (n, a) => `${a}'s loan of AP`,
+  gift: (n, a) => `${a}'s gift of AP`,
+};
+
+// What the last roll was, in words: "Last roll: exchange 3", "Last roll: Aria disengaging from the Orc: Minor Defeat".
+export function lastRollCaption(view, roll) {
+  const who = names(view);
+  const [a, b] = roll.sides.map((s) => (s.contestant ? who[s.contestant] : s.outsider || "the resistance"));
+  const what = (ROLL_WORDS[roll.kind] ?? ROLL_WORDS.exchange)(roll.exchange, a, b);
+  return `Last roll: ${what}${roll.result ? `: ${roll.result}` : ""}`;
+}
+
+// The dice the contest rolled last, as rows of dice ({caption, dice, roll}): the exchange waiting for its answers,
+// else the last roll applied (`rules.last_roll`). The same roll keeps the same key whichever it is drawn from.
+export function lastDice(view) {
+  const rules = view.rules;
+  const x = rules.exchange;
+  if (x) {
+    const sides = [
+      { contestant: x.actor, face: x.actor_face, level: x.actor_level, hero_point: x.hero_points_spent.includes(x.actor) },
+      { contestant: x.defender || null, face: x.defender_face, level: x.defender_level, hero_point: x.hero_points_spent.includes(x.defender) },
+    ];
+    const dice = questDice(view, sides);
+    return dice.length ? [{ caption: `Exchange ${x.number}: the dice`, dice, roll: `q-${x.number}-${x.actor}-${x.actor_face}-${x.defender_face}` }] : [];
+  }
+  const roll = rules.last_roll;
+  if (!roll) return [];
+  const dice = questDice(view, roll.sides, roll.won ?? null);
+  const [a, d] = roll.sides;
+  const key = roll.kind === "exchange" || roll.kind === "parting_shot" ? `q-${roll.exchange}-${a.contestant}-${a.face}-${d.face}` : `q-${roll.kind}-${roll.exchange}-${a.contestant ?? a.outsider}-${a.face}-${d.face}`;
+  return dice.length ? [{ caption: lastRollCaption(view, roll), dice, roll: key }] : [];
+}
+
+// The last roll applied, drawn on the board once its exchange is gone (while it waits, the exchange draws it).
+export function LastRollDice({ view }) {
+  const rules = view.rules;
+  if (rules.exchange || !rules.last_roll) return null;
+  const [row] = lastDice(view);
+  if (!row) return null;
+  return html`<${DiceRow} dice=${row.dice} caption=${row.caption} roll=${row.roll} testid="last-roll-dice" />`;
 }

@@ -5,6 +5,7 @@ import { registerRuleset } from "./registry.js";
 import { actionsBox, andList, namedText } from "./questworlds.js";
 import { useState } from "../vendor/preact-htm.js";
 import { DiceRow } from "../dice.js";
+import { FaceField } from "../faces.js";
 
 const RATING = /^\s*\d+\s*$|^\s*\d+\s*[WwMm]\s*\d*\s*$/;
 const SIDES = [["heroes", "the heroes"], ["opposition", "the opposition"]];
@@ -178,6 +179,25 @@ function partyDie(who, party, spent) {
   return { sides: 20, face: party.face, label: label[0].toUpperCase() + label.slice(1), tone: total >= 2 ? "best" : total === 1 ? "ok" : "", note: count };
 }
 
+const KIND_WORDS = { round: "round", assist: "assist", engage_follower: "engagement of a follower", parting_shot: "parting shot" };
+
+// The dice of the last contest as rows ({caption, dice, roll}): the one waiting for story points, else the last one
+// resolved (`rules.last_roll`), whose winning die is marked. The same roll keeps the same key in both.
+function lastDice(view) {
+  const rules = view.rules;
+  const who = names(view);
+  const roll = rules.pending ?? rules.last_roll;
+  if (!roll) return [];
+  const round = rules.pending ? rules.round : roll.round;
+  const dice = [roll.first, roll.second].map((party, i) => {
+    const die = partyDie(who, party, roll.spent[party.contestant]);
+    return !rules.pending && roll.won === i ? { ...die, kept: true, label: `${die.label}, the winning die`, note: `${die.note} · wins` } : die;
+  });
+  const what = `${KIND_WORDS[roll.kind] ?? roll.kind}${roll.target ? ` for ${who[roll.target]}` : ""}`;
+  const caption = rules.pending ? "The dice" : `Last roll: the ${what}${roll.won === null ? ", a standoff" : ""}`;
+  return [{ caption, dice, roll: `${roll.kind}-${round}-${roll.first.contestant}-${roll.second.contestant}-${roll.first.face}-${roll.second.face}` }];
+}
+
 function partyWords(who, party, spent) {
   const name = party.contestant ? who[party.contestant] : "the resistance";
   const extra = spent ? ` + ${spent} story point${spent > 1 ? "s" : ""}` : "";
@@ -262,11 +282,11 @@ function Board({ view }) {
     </ul></div>`}
     ${pending && html`<div class="exchange" data-testid="pending"><h3>${pending.kind.replace("_", " ")}${pending.target ? ` for ${who[pending.target]}` : ""}</h3>
       <ul class="dice"><li>${partyWords(who, pending.first, pending.spent[pending.first.contestant])}</li><li>${partyWords(who, pending.second, pending.spent[pending.second.contestant])}</li></ul>
-      <${DiceRow} caption="The dice" roll=${`${pending.kind}-${rules.round}-${pending.first.contestant}-${pending.second.contestant}`}
-        dice=${[partyDie(who, pending.first, pending.spent[pending.first.contestant]), partyDie(who, pending.second, pending.spent[pending.second.contestant])]} />
+      ${lastDice(view).map((row) => html`<${DiceRow} key=${row.roll} caption=${row.caption} roll=${row.roll} dice=${row.dice} />`)}
       ${pending.waiting_for.length > 0 && html`<p class="waiting">Waiting for ${pending.waiting_for.map((c) => who[c]).join(", ")} to let the result stand or spend story points</p>`}
     </div>`}
     ${rules.last && !pending && html`<p class="last" data-testid="last">Last ${rules.last.kind.replace("_", " ")}: ${namedText(rules.last.result, who)}</p>`}
+    ${!pending && lastDice(view).map((row) => html`<${DiceRow} key=${row.roll} caption=${row.caption} roll=${row.roll} dice=${row.dice} testid="last-roll-dice" />`)}
     ${rules.phase === "ready" && !view.concluded && html`<p class="waiting" data-testid="waiting-for">Waiting for the roll of the round: ${view.dice === "physical" ? "the faces rolled at the table" : "the dice"}${rules.players_type_faces && view.dice === "physical" ? ", typed by the GM or a player in it" : ", from the GM"}.</p>`}
     <${RpChart} view=${view} />
     <${Outcome} view=${view} />
@@ -288,9 +308,9 @@ function useChoice(list) {
 
 function FacesFields({ view, labels, faces, setFaces }) {
   if (view.dice !== "physical") return null;
-  return html`<div class="grid">${labels.map(
-    (label, i) => html`<${Field} key=${i} type="number" min="1" max="20" label=${`${label}'s die`} name=${`face-${i}`}
-      value=${faces[i]} onInput=${(v) => setFaces(faces.map((f, j) => (j === i ? v : f)))} testid=${`face-${i}`} hint="1 to 20" />`,
+  return html`<div class="grid faces-grid">${labels.map(
+    (label, i) => html`<${FaceField} key=${i} sides=${20} label=${`${label}'s die`} name=${`face-${i}`}
+      value=${faces[i]} onInput=${(v) => setFaces(faces.map((f, j) => (j === i ? v : f)))} testid=${`face-${i}`} />`,
   )}</div>`;
 }
 
@@ -559,4 +579,5 @@ registerRuleset({
   chartPoints,
   phaseText,
   mine,
+  lastDice,
 });

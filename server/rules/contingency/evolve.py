@@ -58,6 +58,7 @@ def evolve(state: ContingencyState, event: c.Event | Revealed) -> ContingencySta
                 order=[],
                 rolling=None,
                 last=None,
+                last_sides=[],
                 environmental=[],
             )
         case c.SceneSet():
@@ -282,4 +283,6 @@ def _resolved(state: ContingencyState, event: c.ActionResolved) -> ContingencySt
     )
     if planned.name == REPOSITION:
         fighter = replace(fighter, mp=z.movement_points(event.result))
-    return replace(_with_action(_with_fighter(state, fighter), planned), rolling=None, last=event)
+    rolling = state.rolling
+    sides = list(rolling.sides) if rolling is not None and rolling.action == event.action else []
+    return replace(_with_action(_with_fighter(state, fighter), planned), rolling=None, last=event, last_sides=sides)

@@ -25,6 +25,7 @@ from server.rules.contingency.landscape import (
 )
 from server.rules.contingency.state import ContingencyState, enlist
 from server.rules.contingency.view import redact, view
+from server.rules.contingency.waiting import waiting
 
 
 def check_limits(setup: object) -> None:
@@ -91,6 +92,7 @@ def initial(setup: object, seats: Sequence[Seat]) -> ContingencyState:
         connections=list(setup.connections),
         fighters={ch.id: enlist(ch, ch.id in controlled) for ch in setup.characters},
         things={t.id: t for t in setup.things},
+        last_sides=[],
     )
     pairs: list[tuple[str, str]] = []
     for i, engagement in enumerate(setup.engagements):
@@ -167,6 +169,7 @@ CONTINGENCY: Ruleset[ContingencyState] = Ruleset(
     names=names,
     check_limits=check_limits,
     redact=redact,
+    waiting=waiting,
     command_type=c.Command,
     declaration_type=c.Intent,
 )

@@ -96,6 +96,9 @@ class ContingencyState(msgspec.Struct, frozen=True, gc=False):
     connections: list[Connection]
     fighters: dict[str, Fighter]
     things: dict[str, Thing]
+    # the sizes of ``last``'s dice, in its order; no default, so a snapshot stored before the state kept them does
+    # not decode and is folded again from the log (a snapshot is a cache)
+    last_sides: list[int]
     engagements: list[tuple[str, str]] = []  # sorted pairs
     round: int = 0
     phase: Phase = "scene"

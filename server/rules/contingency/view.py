@@ -60,6 +60,7 @@ def view(state: ContingencyState, viewer: Viewer) -> c.ContingencyView:
                 granted=list(f.granted) if sees_intent(state, f.id, viewer) else [],
                 dice=list(f.dice),
                 skills=sorted(f.skills),
+                skill_dice={k: list(v) for k, v in sorted(f.skills.items())},
             )
             for f in fighters.values()
         ],
@@ -77,6 +78,7 @@ def view(state: ContingencyState, viewer: Viewer) -> c.ContingencyView:
             penalty=rolling.penalty,
         ),
         last=state.last,
+        last_sides=list(state.last_sides),
         environmental=list(state.environmental),
         catalogue=_cards(state, viewer),
     )

@@ -6,11 +6,13 @@ from typing import assert_never
 
 import msgspec
 
+from protocol.common import QuestRoll, QuestRollKind, RolledSide
 from protocol.events import Revealed
 from protocol.rulesets import extended as x
 from server.rules.extended.apply import with_waiting
 from server.rules.extended.state import ExtendedState, Fighter, Rolled
 from server.rules.questworlds.chart import chart_after
+from server.rules.questworlds.last_roll import exchange_roll, simple_roll
 
 replace = msgspec.structs.replace
 
@@ -135,14 +137,16 @@ def _evolve(state: ExtendedState, event: x.Event | Revealed) -> ExtendedState:
             )
             back = fighter.in_contest and event.contestant not in state.order
             order = [*state.order, event.contestant] if back else state.order
-            return replace(state, fighters={**state.fighters, event.contestant: fighter}, order=order)
+            dice = _simple(state, "final_action", (event.contestant, None), event.roll)
+            return replace(state, fighters={**state.fighters, event.contestant: fighter}, order=order, last_roll=dice)
         case x.DisengageRolled():
             fighters = dict(state.fighters)
             fighters[event.contestant] = replace(
                 _moved(fighters[event.contestant], -event.transferred), withdrawn=event.withdrawn
             )
             fighters[event.opponent] = _moved(fighters[event.opponent], event.transferred)
-            return _turn_over(replace(state, fighters=fighters, open_shots={}), event.contestant)
+            dice = _simple(state, "disengage", (event.contestant, event.opponent), event.roll)
+            return _turn_over(replace(state, fighters=fighters, open_shots={}, last_roll=dice), event.contestant)
         case x.Rejoined():
             # back in at once; while the round's intents are sealed it declares with the others (the window
             # expects it), after the reveal it acts from the next round: it declared nothing for this one
@@ -154,12 +158,15 @@ def _evolve(state: ExtendedState, event: x.Event | Revealed) -> ExtendedState:
             fighters = dict(state.fighters)
             fighters[event.lender] = _moved(fighters[event.lender], -event.lender_loses)
             fighters[event.target] = _moved(fighters[event.target], event.target_gains)
-            return _turn_over(replace(state, fighters=fighters, open_shots={}), event.lender)
+            dice = _simple(state, "loan", (event.lender, None), event.roll)
+            return _turn_over(replace(state, fighters=fighters, open_shots={}, last_roll=dice), event.lender)
         case x.GiftResolved():
             fighters = dict(state.fighters)
             fighters[event.recipient] = _moved(fighters[event.recipient], event.recipient_gains)
             fighters[event.opponent] = _moved(fighters[event.opponent], event.opponent_gains)
-            return replace(state, fighters=fighters)
+            giver = event.giver if event.giver in state.fighters else None
+            dice = _simple(state, "gift", (giver, None), event.roll, outsider=event.giver)
+            return replace(state, fighters=fighters, last_roll=dice)
         case x.HeroPointsGranted():
             if event.contestant is None or event.points is None:
                 return state  # only a viewer's redacted copy names no one; the log's event always does
@@ -207,6 +214,7 @@ def _applied(state: ExtendedState, event: x.ExchangeApplied) -> ExtendedState:
         exchange=None,
         exchanges=event.exchange,
         last=event,
+        last_roll=_exchange_roll(state.last_roll, exchange, event),
         open_shots=shots,
         shooter=None,
         shot_target=None,
@@ -218,6 +226,47 @@ def _applied(state: ExtendedState, event: x.ExchangeApplied) -> ExtendedState:
     if left and fighters[exchange.actor].in_contest:
         return replace(after, targets_left=left)
     return _turn_over(after, exchange.actor)
+
+
+def _exchange_roll(previous: QuestRoll | None, exchange: Rolled, event: x.ExchangeApplied) -> QuestRoll | None:
+    actor = RolledSide(
+        contestant=exchange.actor,
+        face=exchange.actor_face,
+        level=exchange.actor_level,
+        hero_point=exchange.actor in exchange.spent,
+    )
+    defender = RolledSide(
+        contestant=exchange.defender if exchange.resistance is None and exchange.defender else None,
+        face=exchange.defender_face,
+        level=exchange.defender_level,
+        hero_point=exchange.defender in exchange.spent,
+    )
+    return exchange_roll(
+        number=exchange.number,
+        sides=(actor, defender),
+        kind="parting_shot" if exchange.parting_shot else "exchange",
+        winner=event.winner,
+        result=event.result if exchange.kind == "unrelated" else "",
+        previous=previous,
+    )
+
+
+def _simple(
+    state: ExtendedState,
+    kind: QuestRollKind,
+    who: tuple[str | None, str | None],
+    roll: x.SimpleRoll,
+    outsider: str = "",
+) -> QuestRoll:
+    return simple_roll(
+        kind=kind,
+        exchange=state.exchanges,
+        who=who,
+        faces=roll.faces,
+        levels=roll.levels,
+        result=roll.result,
+        outsider=outsider,
+    )
 
 
 def _switch(state: ExtendedState, intents: dict[str, x.Intent]) -> dict[str, Fighter]:

@@ -19,6 +19,7 @@ from server.rules.extended.evolve import evolve
 from server.rules.extended.redact import redact
 from server.rules.extended.state import ExtendedState, Fighter
 from server.rules.extended.view import view, view_patches
+from server.rules.extended.waiting import waiting
 from server.rules.questworlds.chart import started
 from server.rules.questworlds.setup import modified_rating, player_controlled
 
@@ -73,6 +74,7 @@ def initial(setup: x.ExtendedSetup, seats: Sequence[Seat]) -> ExtendedState:
         better_roll=setup.better_roll,
         players_type_faces=setup.players_type_faces,
         fighters=fighters,
+        last_roll=None,
         hero_point_window=setup.hero_point_window,
         chart=started(fighters),
     )
@@ -138,6 +140,7 @@ EXTENDED: Ruleset[ExtendedState] = Ruleset(
     check_limits=check_limits,
     redact=redact,
     concluded=concluded,
+    waiting=waiting,
     command_type=x.Command,
     declaration_type=x.Intent,
 )

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import msgspec
 
-from protocol.common import HeroPointWindow
+from protocol.common import HeroPointWindow, QuestRoll
 from protocol.rulesets.extended import (
     ActionKind,
     BetterRoll,
@@ -70,6 +70,9 @@ class ExtendedState(msgspec.Struct, frozen=True, gc=False):
     better_roll: BetterRoll
     players_type_faces: bool
     fighters: dict[str, Fighter]
+    # the dice of the newest roll applied (questworlds.last_roll); no default, so a snapshot stored before the
+    # state kept it does not decode and is folded again from the log (a snapshot is a cache)
+    last_roll: QuestRoll | None
     hero_point_window: HeroPointWindow = "always"
     round: int = 0
     phase: Phase = "declaring"

@@ -58,6 +58,7 @@ def view(state: ExtendedState, viewer: Viewer) -> x.ExtendedView:
         parting_shots=dict(state.open_shots),
         shot_under_way=_shot(state),
         players_type_faces=state.players_type_faces,
+        last_roll=state.last_roll,
     )
 
 

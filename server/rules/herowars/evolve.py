@@ -6,12 +6,14 @@ from typing import assert_never
 
 import msgspec
 
+from protocol.common import QuestRoll, RolledSide
 from protocol.events import Revealed
 from protocol.rulesets import herowars as h
 from server.rules.herowars.exchange import Roll, resolve
 from server.rules.herowars.state import Fighter, HerowarsState, Rolled
 from server.rules.questworlds.chart import chart_after
 from server.rules.questworlds.hero_points import awaiting
+from server.rules.questworlds.last_roll import exchange_roll
 from server.rules.questworlds.levels import Level, bump_up
 
 replace = msgspec.structs.replace
@@ -67,6 +69,7 @@ def _evolve(state: HerowarsState, event: h.Event | Revealed) -> HerowarsState:
                 exchange=None,
                 exchanges=event.exchange,
                 last=event,
+                last_roll=_last_roll(state, event),
             )
         case h.ApAdjusted():
             fighter = _moved(state.fighters[event.contestant], event.delta)
@@ -81,6 +84,21 @@ def _evolve(state: HerowarsState, event: h.Event | Revealed) -> HerowarsState:
             return replace(state, outcome=None, phase=state.resume_phase or "ready", resume_phase=None)
         case _:
             assert_never(event)
+
+
+def _last_roll(state: HerowarsState, event: h.ExchangeApplied) -> QuestRoll | None:
+    exchange = state.exchange
+    if exchange is None:
+        return state.last_roll
+    sides = (
+        RolledSide(exchange.actor, exchange.actor_face, exchange.actor_level, exchange.actor in exchange.spent),
+        RolledSide(
+            exchange.defender, exchange.defender_face, exchange.defender_level, exchange.defender in exchange.spent
+        ),
+    )
+    return exchange_roll(
+        number=exchange.number, sides=sides, kind="exchange", winner=event.winner, previous=state.last_roll
+    )
 
 
 def _moved(fighter: Fighter, delta: int) -> Fighter:

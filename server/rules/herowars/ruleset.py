@@ -16,6 +16,7 @@ from server.rules.herowars.describe import describe
 from server.rules.herowars.evolve import evolve
 from server.rules.herowars.state import Fighter, HerowarsState
 from server.rules.herowars.view import view
+from server.rules.herowars.waiting import waiting
 from server.rules.questworlds.chart import started
 from server.rules.questworlds.setup import modified_rating, player_controlled, starting_ap
 
@@ -47,6 +48,7 @@ def initial(setup: h.HerowarsSetup, seats: Sequence[Seat]) -> HerowarsState:
         cap_3x=setup.cap_3x,
         players_type_faces=setup.players_type_faces,
         fighters=fighters,
+        last_roll=None,
         hero_point_window=setup.hero_point_window,
         chart=started(fighters),
     )
@@ -92,6 +94,7 @@ HEROWARS: Ruleset[HerowarsState] = Ruleset(
     is_checkpoint=is_checkpoint,
     describe=describe,
     names=names,
+    waiting=waiting,
     command_type=h.Command,
     declaration_type=h.Intent,
 )

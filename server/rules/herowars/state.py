@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import msgspec
 
-from protocol.common import HeroPointWindow
+from protocol.common import HeroPointWindow, QuestRoll
 from protocol.rulesets.herowars import ContestDecided, ExchangeApplied, Intent, Phase
 from server.rules.questworlds.chart import Chart
 
@@ -47,6 +47,9 @@ class HerowarsState(msgspec.Struct, frozen=True, gc=False):
     cap_3x: bool
     players_type_faces: bool
     fighters: dict[str, Fighter]
+    # the dice of the newest exchange applied (questworlds.last_roll); no default, so a snapshot stored before the
+    # state kept it does not decode and is folded again from the log (a snapshot is a cache)
+    last_roll: QuestRoll | None
     hero_point_window: HeroPointWindow = "always"
     round: int = 0
     phase: Phase = "declaring"

@@ -38,6 +38,7 @@ def view(state: HerowarsState, viewer: Viewer) -> h.HerowarsView:
         outcome=state.outcome,
         chart=chart_for(state, viewer),
         cap_3x=state.cap_3x,
+        last_roll=state.last_roll,
     )
 
 

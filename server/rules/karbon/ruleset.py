@@ -16,6 +16,7 @@ from server.rules.karbon.dice import scene_dice
 from server.rules.karbon.evolve import evolve
 from server.rules.karbon.state import KarbonState
 from server.rules.karbon.view import phase, view
+from server.rules.karbon.waiting import waiting
 
 MAX_FORTUNE = k.MAX_FORTUNE
 
@@ -53,7 +54,9 @@ def start(state: KarbonState) -> list[k.Event]:
 def window(state: KarbonState) -> Window | None:
     if phase(state) != "declaring" or state.contest is None:
         return None
-    return Window(id=f"contest-{state.contest.number}-round-{state.contest.round}", expected=[state.agent])
+    return Window(
+        id=f"contest-{state.contest.number}-round-{state.contest.round}", expected=[state.agent], doing="seal the risk"
+    )
 
 
 def is_checkpoint(event: k.Event | Revealed) -> bool:
@@ -81,6 +84,7 @@ KARBON: Ruleset[KarbonState] = Ruleset(
     is_checkpoint=is_checkpoint,
     describe=describe,
     names=names,
+    waiting=waiting,
     command_type=k.Command,
     declaration_type=k.Risk,
 )

@@ -15,7 +15,7 @@ from typing import NoReturn
 
 from protocol.common import HeroPointWindow
 from protocol.errors import Refused
-from server.engine.ruleset import Viewer
+from server.engine.ruleset import Viewer, Wait
 
 NO_HERO_POINT = "rules/no_hero_point"
 HERO_POINT_NO_EFFECT = "rules/hero_point_no_effect"
@@ -43,6 +43,16 @@ def awaiting_for(window: HeroPointWindow, waiting: list[str], viewer: Viewer) ->
     """Whose answer the exchange waits for, as ``viewer`` may see it: public with ``always`` (it does not depend
     on hero points), as secret as the hero points themselves with ``when_it_matters``."""
     return list(waiting) if window == "always" else pending_for(waiting, viewer)
+
+
+ANSWER = "let the roll stand or spend a hero point"
+"""What a rolled exchange waits for from each PC's player it waits for (the table's "whose move" line)."""
+
+
+def answers(window: HeroPointWindow, waiting: list[str], doing: str = ANSWER) -> Wait:
+    """The wait for the answers a rolled exchange waits for: who is awaited is public with ``always``, as
+    secret as the hero points with ``when_it_matters`` (only the GM and each awaited PC's controller are told)."""
+    return Wait(doing, tuple(waiting), hidden=window == "when_it_matters")
 
 
 def refuse_answer(contestant: str, spend: bool, holds_one: bool) -> NoReturn:

@@ -53,6 +53,7 @@ def evolve(state: ScoredState, event: s.Event | Revealed) -> ScoredState:
                 taken_out=_won_back(state, event),
                 pending=None,
                 last=event,
+                last_roll=_last_roll(state, event),
                 chart=chart,
                 phase="decided" if state.outcome is not None else "between",
                 initiative=None if round_over else state.initiative,
@@ -128,6 +129,25 @@ def _rolled(state: ScoredState, event: s.ContestRolled) -> ScoredState:
         shots = [*shots, f"{event.first.contestant}>{event.second.contestant}"]
     pending = Pending(kind=event.kind, first=event.first, second=event.second, target=event.target, waiting=parties)
     return replace(state, phase="rolled", pending=_answers(state, pending), assists=assists, shots=shots)
+
+
+def _last_roll(state: ScoredState, event: s.ContestResolved) -> s.RolledView | None:
+    """The resolved contest's dice, and whose die won (a resistance's is the party with no contestant)."""
+    pending = state.pending
+    if pending is None:
+        return state.last_roll
+    parties = [pending.first.contestant, pending.second.contestant]
+    winner = event.winner if event.winner in parties else None  # not a contestant: the resistance won
+    won = None if event.winner is None else parties.index(winner) if winner in parties else None
+    return s.RolledView(
+        kind=pending.kind,
+        round=event.round,
+        first=pending.first,
+        second=pending.second,
+        target=pending.target,
+        spent=dict(pending.spent),
+        won=won,
+    )
 
 
 def _answers(state: ScoredState, pending: Pending) -> Pending:

@@ -16,6 +16,7 @@ from server.rules.scored.describe import describe
 from server.rules.scored.evolve import evolve
 from server.rules.scored.state import Member, ScoredState
 from server.rules.scored.view import view
+from server.rules.scored.waiting import waiting
 
 
 def check_limits(setup: s.ScoredSetup) -> None:
@@ -81,6 +82,7 @@ def initial(setup: s.ScoredSetup, seats: Sequence[Seat]) -> ScoredState:
         members=members,
         story_point_window=setup.story_point_window,
         tallies=dict.fromkeys(members, 0),
+        last_roll=None,
     )
 
 
@@ -91,7 +93,7 @@ def start(state: ScoredState) -> list[s.Event]:
 def window(state: ScoredState) -> Window | None:
     if state.phase != "declaring" or state.initiative is None or state.responder is None:
         return None
-    return Window(id=f"round-{state.round}", expected=[state.initiative, state.responder])
+    return Window(id=f"round-{state.round}", expected=[state.initiative, state.responder], doing="seal a tactic")
 
 
 def is_checkpoint(event: s.Event | Revealed) -> bool:
@@ -123,6 +125,7 @@ SCORED: Ruleset[ScoredState] = Ruleset(
     describe=describe,
     names=names,
     check_limits=check_limits,
+    waiting=waiting,
     command_type=s.Command,
     declaration_type=s.Tactic,
 )

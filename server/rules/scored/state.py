@@ -12,6 +12,7 @@ from protocol.rulesets.scored import (
     Party,
     Phase,
     Role,
+    RolledView,
     SequenceDecided,
     Tactic,
 )
@@ -80,6 +81,9 @@ class ScoredState(msgspec.Struct, frozen=True, gc=False):
     players_type_faces: bool
     members: dict[str, Member]
     tallies: dict[str, int]  # RP lodged against each tally
+    # the dice of the newest contest resolved; no default, so a snapshot stored before the state kept it does
+    # not decode and is folded again from the log (a snapshot is a cache)
+    last_roll: RolledView | None
     story_point_window: HeroPointWindow = "always"
     round: int = 0
     phase: Phase = "between"

@@ -42,6 +42,7 @@ def view(state: ScoredState, viewer: Viewer) -> s.ScoredView:
         outcome=state.outcome,
         players_type_faces=state.players_type_faces,
         parting_shot_targets=sorted(state.taken_out),
+        last_roll=state.last_roll,
     )
 
 

@@ -1,0 +1,320 @@
+"""Table talk on the sockets: ``say``, and the delivery of each line to the followers who may read it.
+
+One ``TalkFeed`` per contest with local followers tails the contest's talk stream with ``store.subscribe``, so a
+line said through any process reaches the followers of this one; a line said here is published at once. Each line
+goes only to the followers ``server.talk.may_read`` lets read it: a whisper to every connection of its sender's
+seat and of its recipient's, to an auditor only when the contest's setting allows it, and to nobody else — in no
+frame, and in no log line (lines are logged by number only, never by their text).
+
+The copy of a line sent to the connection whose ``say`` it answers carries the ``say``'s id: that is the
+acknowledgement, sent once the line is stored.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Protocol
+
+from protocol import errors
+from protocol.codec import encode
+from protocol.errors import Refused
+from protocol.talk import Said, Say, Talk, TalkLine, TalkSetting
+from server.net.settings import Settings
+from server.rulesets import ruleset as ruleset_named
+from server.service import ContestService
+from server.store.port import EventStore
+from server.talk import HISTORY, may_read, setting_of, talk_stream
+from server.talklog import Entry, TalkLog, entry_of, talk_key
+
+if TYPE_CHECKING:
+    from server.net.connection import Following
+    from server.net.context import ServerContext
+
+log = logging.getLogger(__name__)
+
+
+class Follower(Protocol):
+    def send(self, frame: bytes) -> None: ...
+
+
+class Seats(Protocol):
+    """The contest's feed, as far as talk needs it: the invitation generation each seat honours now."""
+
+    def generation(self, seat: str) -> int: ...
+
+
+@dataclass(frozen=True, slots=True)
+class Reader:
+    """A follower as the talk sees it: its seat (or ``~spectator``, ``~auditor``), role and invitation."""
+
+    principal: str
+    role: str
+    generation: int
+    seats: Seats
+
+    def may_read(self, line: TalkLine, setting: TalkSetting) -> bool:
+        if not may_read(line, self.principal, self.role, setting):
+            return False
+        # A follower whose invitation was re-issued reads nothing more (its contest feed has dropped it already).
+        return self.seats.generation(self.principal) == self.generation
+
+
+class TalkFeed:
+    def __init__(self, contest: str, store: EventStore, on_idle: Callable[[TalkFeed], None]) -> None:
+        self.contest = contest
+        self._store = store
+        self._on_idle = on_idle
+        self._stream = talk_stream(contest)
+        self._setting = TalkSetting()
+        self._entries: list[Entry] = []
+        self._readers: dict[Follower, Reader] = {}
+        self._expected: dict[str, tuple[Follower, str]] = {}  # a say's key -> the connection and id it answers
+        self._answered: dict[int, Follower] = {}  # lines answered before they were published here
+        self._waiters: list[tuple[int, asyncio.Future[None]]] = []
+        self._task: asyncio.Task[None] | None = None
+
+    @property
+    def head(self) -> int:
+        return len(self._entries)
+
+    @property
+    def idle(self) -> bool:
+        return not self._readers and not self._expected
+
+    async def start(self, service: ContestService) -> None:
+        _, contest = await service.load(self.contest)  # its feed has loaded it: cached
+        self._setting = setting_of(contest.created)
+        self._entries = [entry_of(r.data) for r in await self._store.read(self._stream)]
+        self._task = asyncio.get_running_loop().create_task(self._run(), name=f"talk:{self.contest}")
+
+    async def stop(self) -> None:
+        if self._task is not None:
+            self._task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._task
+        for _, waiter in self._waiters:
+            if not waiter.done():
+                waiter.set_result(None)
+        self._waiters.clear()
+
+    async def _run(self) -> None:
+        backoff = 0.05
+        while True:
+            try:
+                async for record in self._store.subscribe(self._stream, after=self.head, known=lambda: self.head):
+                    if record.version == self.head + 1:
+                        self._take(entry_of(record.data), record.event_id)
+                    backoff = 0.05
+                return  # the store was closed
+            except asyncio.CancelledError:
+                raise
+            except Exception as error:
+                log.warning("talk feed of %s interrupted, resubscribing in %.2fs: %s", self.contest, backoff, error)
+                await asyncio.sleep(backoff)
+                backoff = min(backoff * 2, 2.0)
+
+    # --- lines ----------------------------------------------------------------------------------------------
+
+    def _take(self, entry: Entry, key: str) -> None:
+        self._entries.append(entry)
+        n = self.head
+        answering = self._expected.get(key)
+        skip = self._answered.pop(n, None)
+        if isinstance(entry, TalkLine):
+            plain: bytes | None = None
+            for follower, reader in self._readers.items():
+                if follower is skip or not reader.may_read(entry, self._setting):
+                    continue
+                if answering is not None and follower is answering[0]:
+                    follower.send(encode(Said(contest=self.contest, line=entry, id=answering[1])))
+                    del self._expected[key]  # answered
+                    continue
+                if plain is None:
+                    plain = encode(Said(contest=self.contest, line=entry))
+                follower.send(plain)
+        waiting: list[tuple[int, asyncio.Future[None]]] = []
+        for wanted, waiter in self._waiters:
+            if wanted <= n:
+                if not waiter.done():
+                    waiter.set_result(None)
+            else:
+                waiting.append((wanted, waiter))
+        self._waiters = waiting
+
+    def expect(self, key: str, follower: Follower, id: str) -> None:
+        """A ``say`` is being stored: its line, once published, answers ``follower`` with ``id``."""
+        self._expected[key] = (follower, id)
+
+    def forget(self, key: str) -> None:
+        """Nothing waits for that ``say``'s line any more (answered, refused, or its connection gone)."""
+        self._expected.pop(key, None)
+        if self.idle:
+            self._on_idle(self)
+
+    async def answer(self, follower: Follower, key: str, line: TalkLine, repeated: bool, wait: float) -> None:
+        """Publish a line this process stored (unless the talk is not there yet: the subscription brings it in
+        order), and make sure its ``said`` with the ``say``'s id reaches ``follower`` (directly, if the line is
+        not published within ``wait`` seconds, or was published before)."""
+        if not repeated and line.n == self.head + 1:
+            self._take(line, key)
+        if not repeated and self.head < line.n:
+            waiter: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+            self._waiters.append((line.n, waiter))
+            with contextlib.suppress(TimeoutError):
+                async with asyncio.timeout(wait):
+                    await waiter
+        answering = self._expected.pop(key, None)
+        if answering is not None:  # not published to it with the id: answer it here
+            if self.head < line.n:
+                self._answered[line.n] = follower  # and the publication skips it
+            follower.send(encode(Said(contest=self.contest, line=line, id=answering[1])))
+        if self.idle:
+            self._on_idle(self)
+
+    # --- followers --------------------------------------------------------------------------------------------
+
+    def attach(self, follower: Follower, principal: str, role: str, generation: int, seats: Seats) -> None:
+        """Send the follower the last lines it may read (right after its welcome) and register it for new ones. A
+        spectator of a contest that keeps its talk from spectators gets nothing: no ``talk``, never a ``said``."""
+        if role == "spectator" and not self._setting.spectators:
+            self.detach(follower)
+            return
+        reader = Reader(principal, role, generation, seats)
+        lines: list[TalkLine] = []
+        more = False
+        for entry in reversed(self._entries):
+            if isinstance(entry, TalkLine) and may_read(entry, principal, role, self._setting):
+                if len(lines) == HISTORY:
+                    more = True
+                    break
+                lines.append(entry)
+        follower.send(encode(Talk(contest=self.contest, lines=lines[::-1], more=more)))
+        self._readers[follower] = reader
+
+    def detach(self, follower: Follower) -> None:
+        if self._readers.pop(follower, None) is not None and self.idle:
+            self._on_idle(self)
+
+
+class TalkHub:
+    """The talk feeds of this process (one per contest with local followers) and the talk log they share."""
+
+    def __init__(self, store: EventStore, service: ContestService, settings: Settings) -> None:
+        self.log = TalkLog(store)
+        self._store = store
+        self._service = service
+        self._settings = settings
+        self._feeds: dict[str, TalkFeed] = {}
+        self._starting: dict[str, asyncio.Task[TalkFeed]] = {}
+        self._lingering: dict[str, asyncio.TimerHandle] = {}
+        self._background: set[asyncio.Task[None]] = set()
+
+    def __len__(self) -> int:
+        return len(self._feeds)
+
+    async def feed(self, contest: str) -> TalkFeed:
+        linger = self._lingering.pop(contest, None)
+        if linger is not None:
+            linger.cancel()
+        feed = self._feeds.get(contest)
+        if feed is not None:
+            return feed
+        starting = self._starting.get(contest)
+        if starting is None:
+            starting = asyncio.get_running_loop().create_task(self._start(contest))
+            self._starting[contest] = starting
+        return await asyncio.shield(starting)
+
+    async def _start(self, contest: str) -> TalkFeed:
+        try:
+            feed = TalkFeed(contest, self._store, self._idle)
+            await feed.start(self._service)
+            self._feeds[contest] = feed
+            self._idle(feed)  # stopped later unless someone follows it by then
+            return feed
+        finally:
+            self._starting.pop(contest, None)
+
+    def _idle(self, feed: TalkFeed) -> None:
+        if feed.contest in self._lingering or self._feeds.get(feed.contest) is not feed:
+            return
+        self._lingering[feed.contest] = asyncio.get_running_loop().call_later(
+            self._settings.feed_linger, self._stop_later, feed.contest
+        )
+
+    def _stop_later(self, contest: str) -> None:
+        task = asyncio.get_running_loop().create_task(self._stop_if_idle(contest))
+        self._background.add(task)
+        task.add_done_callback(self._background.discard)
+
+    async def _stop_if_idle(self, contest: str) -> None:
+        self._lingering.pop(contest, None)
+        feed = self._feeds.get(contest)
+        if feed is not None and feed.idle:
+            del self._feeds[contest]
+            await feed.stop()
+
+    async def close(self) -> None:
+        for handle in self._lingering.values():
+            handle.cancel()
+        self._lingering.clear()
+        for task in list(self._background):
+            task.cancel()
+        feeds, self._feeds = list(self._feeds.values()), {}
+        for feed in feeds:
+            await feed.stop()
+
+
+async def say(ctx: ServerContext, follower: Follower, following: Following | None, message: Say) -> None:
+    """Store a line of talk and answer it (raises Refused): only a seat at the table speaks, through a contest it
+    follows with an invitation still honoured."""
+    if following is None:
+        raise Refused(
+            errors.WRONG_CONTEST,
+            f"contest: this connection follows no contest {message.contest!r}: follow it with its token",
+        )
+    claims = following.claims
+    ctx.tokens.check_unexpired(claims)
+    if claims.role not in ("gm", "player"):
+        who = "an auditor" if claims.role == "auditor" else "a spectator"
+        raise Refused(errors.TALK_NOT_ALLOWED, f"{who} reads the table talk; only the seats at the table speak")
+    if following.feed.generation(claims.seat) > claims.gen:
+        raise Refused(errors.REVOKED, "token: this invitation was re-issued by the GM; ask for the new link")
+    if ctx.draining:
+        raise Refused(errors.SHUTTING_DOWN, "the server is shutting down: reconnect and say it again")
+    service: ContestService = ctx.service
+    if await service.read_only(message.contest):
+        raise Refused(errors.READ_ONLY, "contest: an imported contest can be replayed, never changed")
+    _, contest = await service.load(message.contest)
+    if contest.generation(claims.seat) != claims.gen:
+        raise Refused(errors.REVOKED, "token: this invitation was re-issued by the GM; ask for the new link")
+    feed = following.talk
+    key = talk_key(following.actor, message.id)
+    feed.expect(key, follower, message.id)
+    # Logged by number, never by text: a whisper's words stay out of every log line.
+    fields: dict[str, object] = {"contest": message.contest, "command": message.id, "kind": "say"}
+    try:
+        with ctx.appending():
+            line, repeated = await ctx.talk.log.say(
+                message.contest,
+                contest.created,
+                contest.version,
+                contest.concluded is not None,
+                following.actor,
+                message.id,
+                message.text,
+                message.to,
+                ruleset_named(contest.created.ruleset).names(contest.rules),
+            )
+        outcome = "repeated" if repeated else "ok"
+        log.info("talk line %d %s", line.n, outcome, extra={**fields, "outcome": outcome, "version": contest.version})
+        await feed.answer(follower, key, line, repeated, ctx.settings.ack_wait)
+    except Refused as refused:
+        log.info("talk refused: %s", refused.code, extra={**fields, "outcome": "refused", "code": refused.code})
+        raise
+    finally:
+        feed.forget(key)  # answered, refused or failed: nothing waits for it any more
