@@ -81,6 +81,13 @@ class Barrier(_Part, frozen=True):
 
 
 class Zone(_Part, frozen=True):
+    """An area of the map. ``forced_to`` (the Forced Movement trait: "forcing the players to make a movement
+    action each round or be swept downstream"): at the end of each round everyone standing in the zone who
+    performed no Movement action that round is placed there. A step is movement but no action ("Taking a step
+    does count as movement, but is not considered a standalone action"): a character that stepped into the
+    zone, or engaged or reached something within it, is swept unless it also performed a Movement action;
+    one that stepped out is no longer in it."""
+
     id: Id
     name: Name
     traits: list[Name] = []
@@ -274,7 +281,9 @@ class SetDifficulty(_Msg, frozen=True, tag="contingency.set_difficulty"):
 
 
 class Step(_Part, frozen=True):
-    """Taking a step with an action: into an adjacent zone, to engage someone, or to reach a thing."""
+    """Taking a step with an action: into an adjacent zone, to engage someone, or to reach a thing. It is
+    movement but no Movement action: it does not keep a character in a Forced Movement zone from being swept
+    (see ``Zone``)."""
 
     zone: Id | None = None
     engage: Id | None = None
@@ -307,7 +316,12 @@ class Perform(_Msg, frozen=True, tag="contingency.perform"):
 
 
 class TakePenalty(_Msg, frozen=True, tag="contingency.take_penalty"):
-    """How the rolled action's penalty is taken: points off each die, in the order rolled."""
+    """How the rolled action's penalty is taken: points off each die, in the order rolled ("Each penalty
+    either reduces a single dice result's face value by 2 or the face value result of two dice by 1. Each dice
+    can only be reduced down to a minimum of 1."). Any split whose points add up is made of such units; no
+    die goes below 1. When the dice cannot take the whole penalty they lose all they can above 1 and the rest
+    is dropped (faces 2, 1, 1 under −2: the 2 loses 1). A roll with only one way to take the penalty (none,
+    or a split the dice force) resolves without this command."""
 
     reductions: list[int]
 

@@ -218,10 +218,19 @@ class Roll(_Msg, frozen=True, tag="extended.roll"):
 
 
 class SpendHeroPoint(_Msg, frozen=True, tag="extended.spend_hero_point"):
+    """After the dice: bump the PC's own result one step, once per exchange. Offered (``hero_points_pending``)
+    only when the step would change what the exchange does: the AP either side loses or gains; in an
+    asymmetrical exchange whether the actor wins; in a group contest whether it is a Fumble-against-Fumble
+    tie. Otherwise refused ``rules/hero_point_no_effect`` (taking away a win whose stake a handicap cut to 0
+    moves nothing)."""
+
     contestant: Id
 
 
 class PassHeroPoint(_Msg, frozen=True, tag="extended.pass_hero_point"):
+    """After the dice: let the PC's result stand (the answer the exchange waits for, with or without a hero
+    point)."""
+
     contestant: Id
 
 

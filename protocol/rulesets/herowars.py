@@ -51,16 +51,26 @@ class SetOrder(_Msg, frozen=True, tag="herowars.set_order"):
 
 
 class Roll(_Msg, frozen=True, tag="herowars.roll"):
-    """Roll the current exchange. Physical dice: the faces, actor's first (null for a side with no die)."""
+    """Roll the current exchange. Physical dice: ``faces`` is ``[actor, defender]``: first the face of the
+    contestant whose exchange it is (the view's ``next_actor``, then ``exchange.actor``), then its opponent's;
+    null for a side with no die."""
 
     faces: Annotated[list[Face | None], msgspec.Meta(max_length=8)] | None = None
 
 
 class SpendHeroPoint(_Msg, frozen=True, tag="herowars.spend_hero_point"):
+    """After the dice: bump the hero's own result one step, once per exchange. Offered (``hero_points_pending``)
+    only when the step would change what the exchange does: the AP either side loses or gains, or whether it
+    is a tie the GM settles; otherwise refused ``rules/hero_point_no_effect`` (a Critical transferring a stake
+    the actor's handicap cut to 0 moves nothing either)."""
+
     contestant: Id
 
 
 class PassHeroPoint(_Msg, frozen=True, tag="herowars.pass_hero_point"):
+    """After the dice: let the hero's result stand (the answer the exchange waits for, with or without a hero
+    point)."""
+
     contestant: Id
 
 
@@ -72,7 +82,10 @@ class SettleTie(_Msg, frozen=True, tag="herowars.settle_tie"):
     """GM: the result of a tied exchange, decided from the stated intents.
 
     ``winner`` None: nobody loses. Otherwise the other contestant loses ``loss`` AP, which the winner gains
-    when ``transfer``."""
+    when ``transfer``. ``loss`` is at most what the tables can give, four times (three with ``cap_3x``) the
+    modified bid of the side that pays, so the limit depends on whom the GM names: naming the actor makes the
+    defender pay, and the actor's edge (or handicap) is added to the bid (never below 0); naming the defender
+    makes the actor pay the plain bid."""
 
     winner: Id | None
     loss: Number = 0

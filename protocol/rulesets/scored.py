@@ -81,13 +81,17 @@ class StartRound(_Msg, frozen=True, tag="scored.start_round"):
 
 
 class Roll(_Msg, frozen=True, tag="scored.roll"):
-    """Roll the round. Physical dice: the faces, the initiative's first."""
+    """Roll the round. Physical dice: ``faces`` is ``[initiative, responder]``, as named by
+    ``scored.start_round`` (the view's ``initiative`` and ``responder``); the contest's ``first`` party is the
+    initiative, ``second`` the responder."""
 
     faces: Faces | None = None
 
 
 class SpendStoryPoint(_Msg, frozen=True, tag="scored.spend_story_point"):
-    """After the dice: one more success for the contestant (repeatable while it has story points)."""
+    """After the dice: one more success for the contestant (repeatable while it has story points). Offered
+    (``may_spend``) only while spending the story points it holds could change what the contest does (the RP
+    it moves, whom it removes or brings back); otherwise refused ``rules/no_story_point``."""
 
     contestant: Id
 
@@ -111,8 +115,8 @@ class _SimpleContest(_Msg, frozen=True, kw_only=True):
 
 
 class Assist(_SimpleContest, frozen=True, tag="scored.assist"):
-    """A simple contest against the assist resistance to change a teammate's tally. Faces: the helper's,
-    then the resistance's."""
+    """A simple contest against the assist resistance to change a teammate's tally. Physical dice: ``faces``
+    is ``[helper, resistance]`` (the contest's ``first`` party is the helper, ``second`` the resistance)."""
 
     helper: Id
     beneficiary: Id
@@ -266,8 +270,11 @@ class Returned(_Msg, frozen=True, tag="scored.returned"):
 
 class Outcome(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     """One main contestant's result: by the difference between its tally and its opponent's (§5.2.2.1).
-    One taken out by its tally has lost (``victory`` false) even when its side wins; it is measured against
-    the opponent it lost to, with that opponent's RP when it went out."""
+    ``difference`` is ``rp_for - rp_against``: the RP lodged against its opponent minus those against itself,
+    positive when it is ahead, negative when behind; ``degree`` reads its size (0 for a difference of 0).
+    ``victory``, not the sign, says whether it won: one taken out by its tally has lost (``victory`` false)
+    even when its side wins; it is measured against the opponent it lost to, with that opponent's RP when it
+    went out."""
 
     contestant: str
     opponent: str

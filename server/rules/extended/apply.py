@@ -4,67 +4,14 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from msgspec.structs import replace
-
 from protocol.rulesets import extended as x
 from server.rules.extended import codes
 from server.rules.extended.decision import decided, over
-from server.rules.extended.exchange import ExchangeParty, ExchangeResult, Party, resolve_exchange
-from server.rules.extended.state import ExtendedState, Rolled
-from server.rules.questworlds.hero_points import awaiting
-from server.rules.questworlds.levels import Level, bump_up
+from server.rules.extended.exchange import Party
+from server.rules.extended.offer import resolve
+from server.rules.extended.state import ExtendedState
+from server.rules.questworlds.levels import Level
 from server.rules.questworlds.outcome import simple_contest_result
-
-
-def resolve(state: ExtendedState, exchange: Rolled, actor_level: Level, defender_level: Level) -> ExchangeResult:
-    """The rolled exchange resolved from these (final) results."""
-    return resolve_exchange(
-        ExchangeParty(actor_level, exchange.actor_face, exchange.actor_value, state.fighters[exchange.actor].edge),
-        ExchangeParty(defender_level, exchange.defender_face, exchange.defender_value),
-        exchange.bid,
-        better_roll=state.better_roll,
-        asymmetrical=exchange.kind == "asymmetrical",
-    )
-
-
-def hero_point_matters(state: ExtendedState, exchange: Rolled, contestant: str) -> bool:
-    """Whether bumping ``contestant``'s result one step would change who wins or how much AP moves."""
-    actor_level, defender_level = codes.level(exchange.actor_level), codes.level(exchange.defender_level)
-    now = resolve(state, exchange, actor_level, defender_level)
-    if contestant == exchange.actor:
-        bumped = resolve(state, exchange, bump_up(actor_level), defender_level)
-    else:
-        bumped = resolve(state, exchange, actor_level, bump_up(defender_level))
-    return (now.winner, now.loser_loses, now.winner_gains) != (bumped.winner, bumped.loser_loses, bumped.winner_gains)
-
-
-def may_spend(state: ExtendedState, exchange: Rolled) -> list[str]:
-    """The PCs of the exchange who may still spend a hero point: one left, none used on this exchange yet, and
-    a step up that would change the result."""
-    if exchange.kind == "unrelated":
-        return []
-    return [
-        c
-        for c in (exchange.actor, exchange.defender)
-        if state.fighters[c].player
-        and state.fighters[c].hero_points > 0
-        and c not in exchange.spent
-        and c not in exchange.passed
-        and hero_point_matters(state, exchange, c)
-    ]
-
-
-def with_waiting(state: ExtendedState, exchange: Rolled) -> Rolled:
-    """The exchange with who may spend a hero point and whose answer it waits for brought up to date."""
-    eligible = may_spend(state, exchange)
-    pcs = [] if exchange.kind == "unrelated" else [c for c in (exchange.actor, exchange.defender) if _pc(state, c)]
-    answered = [*exchange.spent, *exchange.passed]
-    return replace(exchange, eligible=eligible, waiting=awaiting(state.hero_point_window, pcs, answered, eligible))
-
-
-def _pc(state: ExtendedState, contestant: str) -> bool:
-    fighter = state.fighters.get(contestant)
-    return fighter is not None and fighter.player
 
 
 def group_tie_possible(state: ExtendedState) -> bool:

@@ -9,7 +9,7 @@ import msgspec
 from protocol.common import QuestRoll, QuestRollKind, RolledSide
 from protocol.events import Revealed
 from protocol.rulesets import extended as x
-from server.rules.extended.apply import with_waiting
+from server.rules.extended.offer import with_waiting
 from server.rules.extended.state import ExtendedState, Fighter, Rolled
 from server.rules.questworlds.chart import chart_after
 from server.rules.questworlds.last_roll import exchange_roll, simple_roll

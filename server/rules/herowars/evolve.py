@@ -133,7 +133,10 @@ def with_waiting(state: HerowarsState, exchange: Rolled) -> Rolled:
 
 
 def hero_point_matters(state: HerowarsState, exchange: Rolled, contestant: str) -> bool:
-    """Whether bumping ``contestant``'s result one step would change the exchange's resolution."""
+    """Whether bumping ``contestant``'s result one step would change what the exchange does: the AP each side
+    loses or gains, or whether it is a tie the GM settles (where the GM may still move AP). A step that only
+    renames the case (a Critical that transfers a stake a handicap cut to 0) or the winner (Failure against
+    Fumble becoming both Failure, with the same losses) changes nothing."""
     actor = Roll(Level.from_label(exchange.actor_level), exchange.actor_face)
     defender = Roll(Level.from_label(exchange.defender_level), exchange.defender_face)
     if contestant == exchange.actor:
@@ -143,6 +146,7 @@ def hero_point_matters(state: HerowarsState, exchange: Rolled, contestant: str) 
 
     def resolved(sides: tuple[Roll, Roll]) -> object:
         edge = state.fighters[exchange.actor].edge
-        return resolve(*sides, exchange.bid, edge, exchange.both_masteries, state.cap_3x)
+        done = resolve(*sides, exchange.bid, edge, exchange.both_masteries, state.cap_3x)
+        return (done.case == "tie", done.actor_loss, done.defender_loss, done.gained)
 
     return resolved((actor, defender)) != resolved(bumped)

@@ -28,6 +28,12 @@ def decide(state: ScoredState, command: s.Command, ctx: Context) -> Sequence[s.E
             pending = state.pending
             spent = isinstance(command, s.SpendStoryPoint)
             if pending is None or command.contestant not in (pending.may_spend if spent else pending.waiting):
+                holds = state.members[command.contestant].story_points > 0
+                if spent and holds and pending is not None and command.contestant in pending.waiting:
+                    raise Refused(
+                        codes.NO_STORY_POINT,
+                        f"contestant: no story point {command.contestant!r} holds could change this contest",
+                    )
                 raise Refused(
                     codes.NO_STORY_POINT, f"contestant: {command.contestant!r} has no story point to spend now"
                 )

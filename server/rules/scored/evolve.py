@@ -9,6 +9,7 @@ import msgspec
 from protocol.events import Revealed
 from protocol.rulesets import scored as s
 from server.rules.questworlds.hero_points import awaiting
+from server.rules.scored.effect import story_point_matters
 from server.rules.scored.state import Fall, Pending, Point, ScoredState
 
 replace = msgspec.structs.replace
@@ -151,15 +152,20 @@ def _last_roll(state: ScoredState, event: s.ContestResolved) -> s.RolledView | N
 
 
 def _answers(state: ScoredState, pending: Pending) -> Pending:
-    """Who may still spend a story point, and whose answer the contest waits for: with ``always`` every
-    player's party that has not let the result stand (holding story points or not, so nobody learns who
-    holds them), with ``when_it_matters`` only those who may still spend one."""
+    """Who may still spend a story point (one that holds some that could change what the contest does), and
+    whose answer the contest waits for: with ``always`` every player's party that has not let the result
+    stand (holding story points or not, so nobody learns who holds them), with ``when_it_matters`` only
+    those who may still spend one."""
     pcs = [
         c
         for c in dict.fromkeys([p.contestant for p in (pending.first, pending.second) if p.contestant is not None])
         if state.members[c].player and state.members[c].out is None
     ]
-    may_spend = [c for c in pcs if state.members[c].story_points > 0 and c not in pending.kept]
+    may_spend = [
+        c
+        for c in pcs
+        if state.members[c].story_points > 0 and c not in pending.kept and story_point_matters(state, pending, c)
+    ]
     waiting = awaiting(state.story_point_window, pcs, pending.kept, may_spend)
     return replace(pending, may_spend=may_spend, waiting=waiting)
 

@@ -5,19 +5,16 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from protocol.rulesets import scored as s
+from server.rules.scored.effect import limit
 from server.rules.scored.evolve import evolve
-from server.rules.scored.points import DEFEAT_AT, FOLLOWER_ROUND_LIMIT, SECONDARY_LIMIT, outcome_degree
-from server.rules.scored.state import Member, ScoredState
+from server.rules.scored.points import FOLLOWER_ROUND_LIMIT, outcome_degree
+from server.rules.scored.state import ScoredState
 
 
 def after(state: ScoredState, events: Sequence[s.Event]) -> ScoredState:
     for event in events:
         state = evolve(state, event)
     return state
-
-
-def limit(member: Member) -> int:
-    return SECONDARY_LIMIT if member.role == "secondary" else DEFEAT_AT
 
 
 def settle(
