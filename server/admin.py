@@ -19,13 +19,13 @@ from typing import Any
 from protocol.codec import decode
 from protocol.events import ContestCreated, Envelope
 from server.audit import open_existing, read_export
-from server.cli import UserError
 from server.engine.audit import audit
 from server.engine.contest import fold
 from server.rulesets import ruleset as ruleset_named
 from server.service import IMPORTED
 from server.store import EventStore, Record
 from server.talklog import TalkLog, checked
+from server.user_error import UserError
 
 
 async def _describe(store: EventStore, contest: str, records: list[Record]) -> dict[str, Any]:

@@ -18,7 +18,6 @@ from protocol.common import SPECTATOR, Actor
 from protocol.errors import Refused
 from protocol.events import ContestCreated, Declared, Envelope, Event, Revealed
 from protocol.talk import TalkLine
-from server.cli import UserError
 from server.datadir import sqlite_path
 from server.engine.audit import Finding, audit
 from server.engine.contest import Contest, fold
@@ -30,6 +29,7 @@ from server.rulesets import ruleset as ruleset_named
 from server.store import EventStore, open_store
 from server.talk import may_read, setting_of, spoken
 from server.talklog import Entry, TalkLog, checked, read_talk
+from server.user_error import UserError
 
 
 async def export_contest(store_spec: str, contest: str, output: str) -> int:

@@ -15,16 +15,7 @@ from pathlib import Path
 from typing import NoReturn
 
 from server.datadir import STORE_FILE, default_store, settle, sqlite_path
-
-USAGE_ERROR = 2
-
-
-class UserError(Exception):
-    """A mistake the user can fix: printed as ``agon <command>: <message>``, exit ``status``."""
-
-    def __init__(self, message: str, status: int = 1) -> None:
-        super().__init__(message)
-        self.status = status
+from server.user_error import USAGE_ERROR, UserError
 
 
 class _Parser(argparse.ArgumentParser):

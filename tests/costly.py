@@ -4,7 +4,7 @@ Each ruleset's worst case is built at the limits its page documents (``docs/rule
 the most contestants and seats (each player seat playing one, so each is a sight of its own), zones, planned
 actions and chart points, every id, name and text at its longest. The contest is served in this process as
 ``agon serve`` serves it: the service decides, appends to a store and folds; the contest's feed
-(``server.net.fanout``) builds, encodes and diffs the view of every sight — every seat, the GM, an auditor and a
+(``server.feed.fanout``) builds, encodes and diffs the view of every sight — every seat, the GM, an auditor and a
 spectator follow it — and queues each follower its patch and notices. The cost of a command is the CPU time
 (not the wall time) from the service taking it to the last follower's frame being queued.
 
@@ -30,7 +30,7 @@ from protocol.rulesets import karbon as k
 from protocol.rulesets import scored as s
 from server.engine.ruleset import Viewer
 from server.engine.views import viewer_for
-from server.net.fanout import ContestFeed
+from server.feed.fanout import ContestFeed
 from server.net.metrics import ServerMetrics
 from server.net.settings import Settings
 from server.rules.contingency import skill

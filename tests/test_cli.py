@@ -16,9 +16,9 @@ import pytest
 from protocol.events import CloseDeclarations, Conclude, Declare, Revealed, Undo
 from protocol.messages import GetTimeline
 from protocol.rulesets import extended as x
-from server.net.timeline import answer as timeline_answer
 from server.service import ContestService
 from server.store import open_store
+from server.timeline import answer as timeline_answer
 from tests.engine.table import ANN, GM, duel
 
 AGON = str(Path(sys.executable).with_name("agon"))

@@ -15,12 +15,12 @@ from protocol.events import Conclude, ContestCreated, CreateContest
 from protocol.messages import GetTimeline
 from protocol.talk import TalkSetting
 from server.engine.dice import face
-from server.net.timeline import answer as timeline_answer
 from server.rulesets import ruleset as ruleset_named
 from server.service import ContestService
 from server.store import EventStore, open_store
 from server.talk import talk_stream
 from server.talklog import TalkLog
+from server.timeline import answer as timeline_answer
 from tests.engine.table import ANN, GM, duel
 from tests.test_cli import agon, one_line_failure
 

@@ -30,10 +30,10 @@ from protocol.events import Envelope
 from protocol.messages import ClientMessage, Error
 from server import logs
 from server.engine.contest import Contest
+from server.feed.fanout import Hub
 from server.net.auth import Tokens, previous_secrets, server_secret
 from server.net.connection import Connection
 from server.net.context import ServerContext
-from server.net.fanout import Hub
 from server.net.forwarded import client_address, trusted
 from server.net.http import WS_PATH, http_handler, secure_response
 from server.net.lobby import Lobby

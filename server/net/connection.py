@@ -46,36 +46,19 @@ from protocol.messages import (
     Unfollow,
 )
 from protocol.talk import Say
-from server.engine.ruleset import Viewer
+from server import timeline
 from server.engine.views import viewer_for
-from server.net import talk, timeline
+from server.feed.tail import RefoldBudget
 from server.net.auth import Claims
 from server.net.context import ServerContext
-from server.net.fanout import ContestFeed, RefoldBudget
+from server.net.following import Following
 from server.net.forwarded import client_address
 from server.net.limits import TokenBucket
-from server.net.talk import TalkFeed
+from server.net.say import say
 from server.service import Result
 from server.store.port import StoreError
 
 log = logging.getLogger(__name__)
-
-
-@dataclass(frozen=True, slots=True)
-class Following:
-    """A contest this connection follows, and as whom."""
-
-    claims: Claims
-    actor: Actor
-    viewer: Viewer
-    feed: ContestFeed
-    expiry: asyncio.TimerHandle  # stops the follow when the token expires
-    talk: TalkFeed  # its table talk
-
-    def leave(self, follower: Connection) -> None:
-        self.expiry.cancel()
-        self.feed.detach(follower)
-        self.talk.detach(follower)
 
 
 @dataclass(frozen=True, slots=True)
@@ -348,7 +331,7 @@ class Connection:
             case GetTimeline():
                 await self._answer(self._timeline(message), id=message.id, contest=message.contest)
             case Say():
-                said = talk.say(self._ctx, self, self._following.get(message.contest), message)
+                said = say(self._ctx, self, self._following.get(message.contest), message)
                 await self._answer(said, id=message.id, contest=message.contest)
             case Ping():
                 self._send(Pong(nonce=message.nonce))

@@ -6,10 +6,10 @@ import asyncio
 import contextlib
 from collections.abc import Iterator
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from typing import Protocol
 
+from server.feed.fanout import Hub
 from server.net.auth import Tokens
-from server.net.fanout import Hub
 from server.net.limits import TokenBucket
 from server.net.lobby import Lobby
 from server.net.metrics import ServerMetrics
@@ -19,8 +19,17 @@ from server.net.talk import TalkHub
 from server.service import ContestService
 from server.store.port import EventStore
 
-if TYPE_CHECKING:
-    from server.net.connection import Connection
+
+class OpenConnection(Protocol):
+    """What the server needs of an open connection when it shuts down (``server.net.connection.Connection``)."""
+
+    def going_away(self) -> None:
+        """Close with 1001 once the frames already queued are sent."""
+        ...
+
+    async def finished(self) -> None:
+        """Wait until the connection is over."""
+        ...
 
 
 @dataclass
@@ -35,7 +44,7 @@ class ServerContext:
     presence: Roster  # who is at each contest's table (server/net/presence.py)
     talk: TalkHub  # the table talk's feeds and log (server/net/talk.py)
     draining: bool = False  # shutting down: no new connections, follows or commands
-    connections: set[Connection] = field(default_factory=set)  # the open connections
+    connections: set[OpenConnection] = field(default_factory=set)  # the open connections
     create_buckets: dict[str, TokenBucket] = field(default_factory=dict)  # per client address
     _inflight: int = 0
     _idle: asyncio.Event = field(default_factory=asyncio.Event)

@@ -28,9 +28,10 @@ from protocol.codec import encode
 from protocol.common import Seat
 from protocol.messages import TokenRole
 from protocol.presence import Presence, SeatPresence
-from server.net.fanout import ContestFeed
+from server.feed.fanout import ContestFeed
+from server.store.boards import board_for
 from server.store.port import EventStore, StoreError
-from server.store.presence import TTL, Here, board_for, merged
+from server.store.presence import TTL, Here, merged
 
 log = logging.getLogger(__name__)
 

@@ -1,4 +1,5 @@
-"""Table talk on the sockets: ``say``, and the delivery of each line to the followers who may read it.
+"""Table talk on the sockets: the delivery of each line to the followers who may read it (``server.net.say``
+stores a line and answers it).
 
 One ``TalkFeed`` per contest with local followers tails the contest's talk stream with ``store.subscribe``, so a
 line said through any process reaches the followers of this one; a line said here is published at once. Each line
@@ -17,22 +18,16 @@ import contextlib
 import logging
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Protocol
+from typing import Protocol
 
-from protocol import errors
 from protocol.codec import encode
-from protocol.errors import Refused
-from protocol.talk import Said, Say, Talk, TalkLine, TalkSetting
+from protocol.talk import Said, Talk, TalkLine, TalkSetting
+from server.feed.registry import Registry
 from server.net.settings import Settings
-from server.rulesets import ruleset as ruleset_named
 from server.service import ContestService
 from server.store.port import EventStore
 from server.talk import HISTORY, may_read, setting_of, talk_stream
-from server.talklog import Entry, TalkLog, entry_of, talk_key
-
-if TYPE_CHECKING:
-    from server.net.connection import Following
-    from server.net.context import ServerContext
+from server.talklog import Entry, TalkLog, entry_of
 
 log = logging.getLogger(__name__)
 
@@ -200,121 +195,15 @@ class TalkFeed:
             self._on_idle(self)
 
 
-class TalkHub:
+class TalkHub(Registry[TalkFeed]):
     """The talk feeds of this process (one per contest with local followers) and the talk log they share."""
 
     def __init__(self, store: EventStore, service: ContestService, settings: Settings) -> None:
         self.log = TalkLog(store)
-        self._store = store
-        self._service = service
-        self._settings = settings
-        self._feeds: dict[str, TalkFeed] = {}
-        self._starting: dict[str, asyncio.Task[TalkFeed]] = {}
-        self._lingering: dict[str, asyncio.TimerHandle] = {}
-        self._background: set[asyncio.Task[None]] = set()
 
-    def __len__(self) -> int:
-        return len(self._feeds)
-
-    async def feed(self, contest: str) -> TalkFeed:
-        linger = self._lingering.pop(contest, None)
-        if linger is not None:
-            linger.cancel()
-        feed = self._feeds.get(contest)
-        if feed is not None:
+        async def start(contest: str, on_idle: Callable[[TalkFeed], None]) -> TalkFeed:
+            feed = TalkFeed(contest, store, on_idle)
+            await feed.start(service)
             return feed
-        starting = self._starting.get(contest)
-        if starting is None:
-            starting = asyncio.get_running_loop().create_task(self._start(contest))
-            self._starting[contest] = starting
-        return await asyncio.shield(starting)
 
-    async def _start(self, contest: str) -> TalkFeed:
-        try:
-            feed = TalkFeed(contest, self._store, self._idle)
-            await feed.start(self._service)
-            self._feeds[contest] = feed
-            self._idle(feed)  # stopped later unless someone follows it by then
-            return feed
-        finally:
-            self._starting.pop(contest, None)
-
-    def _idle(self, feed: TalkFeed) -> None:
-        if feed.contest in self._lingering or self._feeds.get(feed.contest) is not feed:
-            return
-        self._lingering[feed.contest] = asyncio.get_running_loop().call_later(
-            self._settings.feed_linger, self._stop_later, feed.contest
-        )
-
-    def _stop_later(self, contest: str) -> None:
-        task = asyncio.get_running_loop().create_task(self._stop_if_idle(contest))
-        self._background.add(task)
-        task.add_done_callback(self._background.discard)
-
-    async def _stop_if_idle(self, contest: str) -> None:
-        self._lingering.pop(contest, None)
-        feed = self._feeds.get(contest)
-        if feed is not None and feed.idle:
-            del self._feeds[contest]
-            await feed.stop()
-
-    async def close(self) -> None:
-        for handle in self._lingering.values():
-            handle.cancel()
-        self._lingering.clear()
-        for task in list(self._background):
-            task.cancel()
-        feeds, self._feeds = list(self._feeds.values()), {}
-        for feed in feeds:
-            await feed.stop()
-
-
-async def say(ctx: ServerContext, follower: Follower, following: Following | None, message: Say) -> None:
-    """Store a line of talk and answer it (raises Refused): only a seat at the table speaks, through a contest it
-    follows with an invitation still honoured."""
-    if following is None:
-        raise Refused(
-            errors.WRONG_CONTEST,
-            f"contest: this connection follows no contest {message.contest!r}: follow it with its token",
-        )
-    claims = following.claims
-    ctx.tokens.check_unexpired(claims)
-    if claims.role not in ("gm", "player"):
-        who = "an auditor" if claims.role == "auditor" else "a spectator"
-        raise Refused(errors.TALK_NOT_ALLOWED, f"{who} reads the table talk; only the seats at the table speak")
-    if following.feed.generation(claims.seat) > claims.gen:
-        raise Refused(errors.REVOKED, "token: this invitation was re-issued by the GM; ask for the new link")
-    if ctx.draining:
-        raise Refused(errors.SHUTTING_DOWN, "the server is shutting down: reconnect and say it again")
-    service: ContestService = ctx.service
-    if await service.read_only(message.contest):
-        raise Refused(errors.READ_ONLY, "contest: an imported contest can be replayed, never changed")
-    _, contest = await service.load(message.contest)
-    if contest.generation(claims.seat) != claims.gen:
-        raise Refused(errors.REVOKED, "token: this invitation was re-issued by the GM; ask for the new link")
-    feed = following.talk
-    key = talk_key(following.actor, message.id)
-    feed.expect(key, follower, message.id)
-    # Logged by number, never by text: a whisper's words stay out of every log line.
-    fields: dict[str, object] = {"contest": message.contest, "command": message.id, "kind": "say"}
-    try:
-        with ctx.appending():
-            line, repeated = await ctx.talk.log.say(
-                message.contest,
-                contest.created,
-                contest.version,
-                contest.concluded is not None,
-                following.actor,
-                message.id,
-                message.text,
-                message.to,
-                ruleset_named(contest.created.ruleset).names(contest.rules),
-            )
-        outcome = "repeated" if repeated else "ok"
-        log.info("talk line %d %s", line.n, outcome, extra={**fields, "outcome": outcome, "version": contest.version})
-        await feed.answer(follower, key, line, repeated, ctx.settings.ack_wait)
-    except Refused as refused:
-        log.info("talk refused: %s", refused.code, extra={**fields, "outcome": "refused", "code": refused.code})
-        raise
-    finally:
-        feed.forget(key)  # answered, refused or failed: nothing waits for it any more
+        super().__init__(start, settings.feed_linger)

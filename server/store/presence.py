@@ -11,7 +11,7 @@ they read the board again: a notification only says "read now", and a lost one c
 Nothing of presence is ever appended to a contest's stream. One implementation per backend:
 ``presence_memory`` (in-process, shared by the servers of one ``MemoryStore``), ``presence_sqlite`` (a table
 in the store's file, watched like its events) and ``presence_redis`` (a hash per contest in the contest's slot,
-and a pub/sub channel).
+and a pub/sub channel); ``server.store.boards.board_for`` picks the one that goes with a store.
 """
 
 from __future__ import annotations
@@ -20,8 +20,6 @@ from collections.abc import Callable, Sequence
 from typing import Protocol
 
 import msgspec
-
-from server.store.port import EventStore
 
 TTL = 12.0
 """Seconds an entry lasts unless published again (a killed process stops counting within this)."""
@@ -76,18 +74,3 @@ def merged(entries: Sequence[Here]) -> Here:
         spectators=sum(entry.spectators for entry in entries),
         auditors=sum(entry.auditors for entry in entries),
     )
-
-
-def board_for(store: EventStore, on_change: Changed, *, ttl: float = TTL) -> PresenceBoard:
-    """The board that goes with ``store``: in Redis or in the SQLite file for those, else in this process."""
-    from server.store.presence_memory import MemoryBoard
-    from server.store.presence_redis import RedisBoard
-    from server.store.presence_sqlite import SqliteBoard
-    from server.store.redis import RedisStore
-    from server.store.sqlite import SqliteStore
-
-    if isinstance(store, RedisStore):
-        return RedisBoard(store, on_change, ttl=ttl)
-    if isinstance(store, SqliteStore):
-        return SqliteBoard(store, on_change, ttl=ttl)
-    return MemoryBoard(store, on_change, ttl=ttl)

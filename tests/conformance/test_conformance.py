@@ -66,8 +66,8 @@ from server.engine.contest import (
 from server.engine.names import naming
 from server.engine.ruleset import Ruleset, Viewer
 from server.engine.views import shown_event, sight, viewer_for, written_patches
-from server.net.fanout import view_doc
-from server.net.notices import notice_frame
+from server.feed.notices import notice_frame
+from server.feed.views import view_doc
 from server.rulesets import RULESETS
 from server.rulesets import ruleset as ruleset_named
 from tests.conformance import secrecy

@@ -20,7 +20,7 @@ from protocol.messages import Follow
 from protocol.rulesets import extended as x
 from server.engine.contest import fold
 from server.engine.views import viewer_for
-from server.net.fanout import view_doc
+from server.feed.views import view_doc
 from server.rulesets import ruleset
 from tests.e2e.conftest import AGON, ServerFactory
 

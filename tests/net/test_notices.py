@@ -9,8 +9,8 @@ from protocol.events import Conclude, Declare, Undo
 from protocol.rulesets import extended as x
 from server.engine.names import Naming
 from server.engine.ruleset import Viewer
+from server.feed.notices import notice_frame
 from server.net.auth import SPECTATOR
-from server.net.notices import notice_frame
 from server.service import ContestService
 from server.store.memory import MemoryStore
 from tests.net.duel import ARIA_WINS, ORC_FAILS, duel

@@ -19,7 +19,8 @@ from protocol.messages import Follow
 from protocol.presence import Presence
 from server.net.presence import Roster
 from server.store import MemoryStore, RedisStore, SqliteStore
-from server.store.presence import Here, board_for
+from server.store.boards import board_for
+from server.store.presence import Here
 from tests.net.conftest import Start
 from tests.net.duel import duel
 

@@ -24,8 +24,8 @@ from protocol.rulesets import herowars as h
 from protocol.rulesets import scored as s
 from server.engine.names import Naming
 from server.engine.views import shown_event, viewer_for
+from server.feed.notices import notice_frame
 from server.net.auth import SPECTATOR
-from server.net.notices import notice_frame
 from server.service import ContestService
 from server.store.memory import MemoryStore
 from tests.engine.table import ANN, BOB, GM, Table, duel

@@ -13,7 +13,8 @@ from pathlib import Path
 import pytest
 
 from server.store import EventStore, MemoryStore, SqliteStore, open_store
-from server.store.presence import Here, PresenceBoard, board_for, merged
+from server.store.boards import board_for
+from server.store.presence import Here, PresenceBoard, merged
 
 WAIT = 5.0
 

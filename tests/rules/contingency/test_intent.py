@@ -10,7 +10,7 @@ from protocol.events import Declare, Rewind
 from protocol.rulesets import contingency as c
 from server.engine.names import naming
 from server.engine.views import viewer_for
-from server.net.notices import notice_frame
+from server.feed.notices import notice_frame
 from server.rules.contingency import codes
 from server.rules.contingency.catalogue import DEFAULT_ACTIONS
 from tests.rules.contingency.table import ANN, BOB, GM, SPECTATOR, Table, encounter

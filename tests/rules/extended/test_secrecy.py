@@ -8,7 +8,7 @@ from protocol.events import Command
 from protocol.rulesets import extended as x
 from server.engine.names import naming
 from server.engine.views import shown_event, viewer_for
-from server.net.notices import notice_line
+from server.feed.notices import notice_line
 from server.rules.extended.ruleset import EXTENDED
 from tests.engine.table import ANN, BOB, GM, SPECTATOR, Table, duel
 from tests.rules.extended.group import raid

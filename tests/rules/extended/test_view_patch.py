@@ -14,7 +14,7 @@ from protocol.patch import apply
 from protocol.rulesets import extended as x
 from server.engine.contest import Contest
 from server.engine.views import viewer_for, written_patches
-from server.net.fanout import view_doc
+from server.feed.views import view_doc
 from server.rules.extended.ruleset import EXTENDED
 from tests.engine.table import ANN, BOB, GM, SPECTATOR, Table, duel
 
