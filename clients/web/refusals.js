@@ -105,6 +105,7 @@ export const REFUSALS = {
   "rules/wrong_count": "That is not the number of dice this needs: name the right number of dice.",
   "rules/draws_random": "These dice are drawn at random: do not pick them.",
   "rules/not_enough_chips": "There are not that many chips to stack: use fewer.",
+  "rules/track_full": "The victory track has no room for that many chips: stack fewer.",
   "rules/choice_pending": "A choice is still waiting to be made: make it first.",
   "rules/bad_choice": "That choice does not fit this option: check what the option asks for.",
   "rules/no_peril": "There is no peril die to remove.",

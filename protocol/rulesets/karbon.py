@@ -203,6 +203,14 @@ class SuddenDeath(_Msg, frozen=True, tag="karbon.sudden_death"):
     """The agent's player, after an unclear conclusion: a one-win contest with the same stats."""
 
 
+class BackOut(_Msg, frozen=True, tag="karbon.back_out"):
+    """The GM or the agent's player: back out of the contest being played, to set up another (its goal,
+    ability or consequence cannot change otherwise). It ends with no outcome; its chips and marks go with
+    it, and its hands go where a concluded contest's go."""
+
+    reason: Text = ""
+
+
 class Adjust(_Msg, frozen=True, tag="karbon.adjust"):
     """GM: correct a chip count or the agent's Fortune by ``delta``, with a reason. The count stays between
     0 and its limit (Fortune ``MAX_FORTUNE``, chips in hand the rules' limit, a stack below five)."""
@@ -226,6 +234,7 @@ Command = (
     | ChooseAftermath
     | SuddenDeath
     | Adjust
+    | BackOut
 )
 
 
@@ -358,6 +367,14 @@ class ContestConcluded(_Msg, frozen=True, tag="karbon.contest_concluded"):
     fortune: int  # after the end-of-contest Fortune rule
 
 
+class BackedOut(_Msg, frozen=True, tag="karbon.backed_out"):
+    """The contest ends with no outcome: ``by`` the agent's player (``agent``) or the GM (``narrator``)."""
+
+    contest: int
+    by: Side
+    reason: str = ""
+
+
 class AftermathChosen(_Msg, frozen=True, tag="karbon.aftermath_chosen"):
     aftermath: Aftermath
 
@@ -386,6 +403,7 @@ Event = (
     | ContestConcluded
     | AftermathChosen
     | FortuneAdjusted
+    | BackedOut
 )
 
 

@@ -250,3 +250,40 @@ def test_a_karbon_round_is_played_by_tapping_the_dice(agon_server: ServerFactory
     no_die_ids(gm, ann)
     assert_accessible(gm, "karbon after the glitch")
     assert pages.errors == []
+
+
+def test_the_player_backs_out_of_a_contest_after_a_confirmation(agon_server: ServerFactory, pages: Pages) -> None:
+    """Backing out is offered to the agent's player and the GM while a contest is played: the button first
+    says what it will do; "No" keeps the contest, "Yes" ends it with no outcome, and the GM sets up the next."""
+    server = agon_server()
+    gm, _ = pages.open(f"{server.http_url}/")
+    create_scene(gm)
+    ann, _ = pages.open(gm.get_by_test_id("invite-ann").locator("input.link").input_value())
+    expect(ann.get_by_test_id("role")).to_have_text("Player: Ann")
+    expect(ann.get_by_test_id("back-out")).to_have_count(0)  # no contest yet
+    start = gm.get_by_test_id("start-contest")
+    start.get_by_test_id("goal").fill("slip past the guards")
+    start.get_by_test_id("ability").fill("Stealth")
+    start.get_by_test_id("level").fill("2")
+    start.get_by_test_id("challenge").fill("1")
+    start.get_by_test_id("consequence").fill("2")
+    start.get_by_role("button", name="Start the contest").click()
+    expect(gm.get_by_test_id("draw-hands")).to_be_visible()
+    expect(gm.get_by_test_id("back-out")).to_have_text("Back out of this contest")  # the GM may too
+
+    ann.get_by_test_id("back-out").click()
+    question = ann.get_by_role("group", name=re.compile("^Back out of contest 1"))
+    expect(question).to_contain_text("Back out of contest 1, “slip past the guards”? It ends with no outcome")
+    question.get_by_role("button", name="No").click()  # nothing is sent
+    expect(ann.get_by_test_id("back-out")).to_be_visible()
+    expect(gm.get_by_test_id("draw-hands")).to_be_visible()
+
+    ann.get_by_test_id("back-out").click()
+    assert_accessible(ann, "karbon backing out, asked")
+    screenshot(ann, "karbon-back-out")
+    ann.get_by_test_id("back-out-yes").click()
+    expect(ann.get_by_test_id("back-out")).to_have_count(0)
+    expect(gm.get_by_test_id("start-contest")).to_be_visible()  # the GM sets up the next contest
+    expect(gm.get_by_test_id("whose-move")).to_contain_text("set up the next contest")
+    expect(ann.get_by_test_id("pool").locator(".die")).to_have_count(15)  # no hand was drawn
+    expect(gm.get_by_test_id("timeline")).to_contain_text("Vera backs out of contest 1")

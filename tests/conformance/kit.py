@@ -26,6 +26,11 @@ Optional:
     An invariant of one ruleset event (``before`` and ``after`` are the ruleset states around it); raise
     AssertionError when it breaks. Called for every ruleset event the suite stores.
 
+``check_batch(before, events, after) -> None``
+    A law of one command's whole batch of ruleset events (``before`` and ``after`` are the ruleset states
+    around it), for what no single event shows (a chip that should have moved and did not). Called for
+    every accepted command whose batch holds no engine event that replaces the state (undo, redo, rewind).
+
 Sealed payloads are traced by their free text: put :func:`sealed_text` into a string field of every
 declaration payload that has one; the suite checks that no viewer other than the author, the controller
 and the GM ever receives it (view, patch or notice) before the reveal. The whole encoded payload is
@@ -77,6 +82,7 @@ class Strategy:
     commands: Callable[[Table], st.SearchStrategy[Command]]
     hidden: Callable[[Any, Viewer], Iterable[str]]
     check_event: Callable[[Any, RulesetEvent, Any], None]
+    check_batch: Callable[[Any, Sequence[RulesetEvent], Any], None]
 
 
 def _no_hidden(state: Any, viewer: Viewer) -> Iterable[str]:
@@ -84,6 +90,10 @@ def _no_hidden(state: Any, viewer: Viewer) -> Iterable[str]:
 
 
 def _no_check(before: Any, event: RulesetEvent, after: Any) -> None:
+    return None
+
+
+def _no_batch_check(before: Any, events: Sequence[RulesetEvent], after: Any) -> None:
     return None
 
 
@@ -96,4 +106,7 @@ def load(name: str) -> Strategy:
         commands=cast(Callable[[Table], st.SearchStrategy[Command]], module.commands),
         hidden=cast(Callable[[Any, Viewer], Iterable[str]], getattr(module, "hidden", _no_hidden)),
         check_event=cast(Callable[[Any, RulesetEvent, Any], None], getattr(module, "check_event", _no_check)),
+        check_batch=cast(
+            Callable[[Any, Sequence[RulesetEvent], Any], None], getattr(module, "check_batch", _no_batch_check)
+        ),
     )

@@ -359,6 +359,10 @@ def machine(rules: Ruleset[Any], strategy: Strategy) -> type[RuleBasedStateMachi
                 contest = after
             if before is not None and contest is not None:
                 self._check_written(before, contest, pairs)
+                events = [e.event for e in batch]
+                if not any(isinstance(e, (Undone, Rewound, Redone)) for e in events):
+                    ruleset_events = [e for e in events if not isinstance(e, ENGINE_EVENTS)]
+                    strategy.check_batch(before.rules, ruleset_events, contest.rules)
 
         def _check_written(self, before: Contest[Any], after: Contest[Any], pairs: list[Any]) -> None:
             """Every patch the ruleset writes instead of a diff turns each viewer's view before into its view

@@ -24,3 +24,4 @@ class Karbon(Table):
     choose_aftermath = Sends(k.ChooseAftermath)
     sudden_death = Sends(k.SuddenDeath)
     adjust = Sends(k.Adjust)
+    back_out = Sends(k.BackOut)

@@ -833,13 +833,15 @@ function FacesForm({ view, me, act }) {
 
 function StackControls({ view, side, act }) {
   const s = view.rules.sides[side];
-  const held = s.chips;
   const room = STACK - s.stack;
+  // chips beyond a payout start the next stack; with the track full a stack stops at four
+  const slots = view.rules.contest.consequence - view.rules.contest.track.length;
+  const held = Math.min(s.chips, room + STACK * (slots - 1) + STACK - 1);
   const payout = side === "agent" ? "break" : "glitch";
   const [chips, setChips] = useState("");
   const stack = (n) => act({ type: "karbon.stack", side, chips: n });
   return html`<div class="stacking" role="group" aria-label=${`${SIDE_NAMES[side]}'s test`} data-testid=${`test-${side}`}>
-    <p class="karbon-limit" data-testid=${`stack-limit-${side}`}>${SIDE_NAMES[side]}: ${held} ${held === 1 ? "chip" : "chips"} in hand, so stack ${held === 1 ? "1" : `1 to ${held}`}.
+    <p class="karbon-limit" data-testid=${`stack-limit-${side}`}>${SIDE_NAMES[side]}: ${s.chips} ${s.chips === 1 ? "chip" : "chips"} in hand, so stack ${held === 1 ? "1" : `1 to ${held}`}${held < s.chips ? " (the victory track has no room for more)" : ""}.
       The stack holds ${s.stack} of ${STACK}: ${room} more ${room === 1 ? "makes" : "make"} a ${payout}${held > room ? ", and the chips beyond start the next stack" : ""}.</p>
     ${held <= 10
       ? Array.from({ length: held }, (_, i) => i + 1).map(
@@ -849,6 +851,15 @@ function StackControls({ view, side, act }) {
           <${Field} type="number" min="1" max=${held} label="Chips to stack" name=${`stack-${side}`} value=${chips} onInput=${setChips} hint=${`1–${held}.`} />
         <//>`}
     <${ActionButton} label="End the test" run=${() => act({ type: "karbon.end_test", side })} testid=${`end-test-${side}`} />
+  </div>`;
+}
+
+// Backing out of the contest being played (the GM or the agent's player): it ends with no outcome.
+function BackOut({ view, act }) {
+  const contest = view.rules.contest;
+  const question = `Back out of contest ${contest.number}, “${contest.goal}”? It ends with no outcome: nobody wins or loses, its chips and marks go with it, and its hands leave the table as at the end of a contest.`;
+  return html`<div class="back-out" data-testid="back-out-group">
+    <${ActionButton} label="Back out of this contest" confirm=${question} run=${() => act({ type: "karbon.back_out" })} testid="back-out" />
   </div>`;
 }
 
@@ -1009,6 +1020,7 @@ function Actions({ view, me, act }) {
     default:
       break;
   }
+  if (rules.contest && !pending && (gm || agent)) parts.push(html`<${BackOut} key="back-out" view=${view} act=${send} />`);
   if (gm) parts.push(html`<${GmControls} key="gm" view=${view} me=${me} act=${send} />`);
   if (parts.length === 0) parts.push(html`<p>Nothing for you to do right now.</p>`);
   return html`<div class="actions">${parts}</div>`;

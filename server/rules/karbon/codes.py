@@ -10,6 +10,7 @@ WRONG_PLACE = "rules/wrong_place"  # a named die is not where the rule takes it 
 WRONG_COUNT = "rules/wrong_count"  # the number of dice named is not the number the rule moves
 DRAWS_RANDOM = "rules/draws_random"  # dice named where this scene draws at random
 NOT_ENOUGH_CHIPS = "rules/not_enough_chips"
+TRACK_FULL = "rules/track_full"  # more chips than the victory track leaves room to stack
 CHOICE_PENDING = "rules/choice_pending"
 BAD_CHOICE = "rules/bad_choice"
 NO_PERIL = "rules/no_peril"

@@ -8,6 +8,7 @@ from protocol.errors import FORBIDDEN, Refused
 from protocol.rulesets import karbon as k
 from server.engine.ruleset import Context
 from server.rules.karbon import codes, setup, stacks
+from server.rules.karbon.back_out import back_out
 from server.rules.karbon.round import roll_round
 from server.rules.karbon.state import KarbonState, Running
 
@@ -70,6 +71,10 @@ def decide(state: KarbonState, command: k.Command, ctx: Context) -> Sequence[k.E
         case k.Adjust():
             _gm(ctx, "correct a count")
             return [_adjusted(state, command)]
+        case k.BackOut():
+            if not ctx.is_gm:
+                _agent(state, ctx)
+            return back_out(state, command, "narrator" if ctx.is_gm else "agent")
 
 
 def _adjusted(state: KarbonState, command: k.Adjust) -> k.Event:

@@ -124,6 +124,9 @@ def describe(event: k.Event | k.Risk, names: Names = NO_NAMES) -> str:
                 "" if event.fortune == event.fortune_before else f"; Fortune {event.fortune_before} → {event.fortune}"
             )
             return f"contest {event.contest} is over: {event.outcome} ({event.wins} X, {event.losses} O){fortune}"
+        case k.BackedOut():
+            reason = f": {event.reason}" if event.reason else ""
+            return f"{_side(names, event.by)} backs out of contest {event.contest}, which ends with no outcome{reason}"
         case k.AftermathChosen():
             suffered = "a Blackout" if event.aftermath == "blackout" else "a Moment of Madness"
             return f"{_side(names, 'agent')} suffers {suffered}"

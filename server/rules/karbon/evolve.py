@@ -94,6 +94,8 @@ def evolve(state: KarbonState, event: k.Event | Revealed) -> KarbonState:
                 fortune=event.fortune,
                 aftermath_due=event.outcome == "lost" and event.fortune_before == 0,
             )
+        case k.BackedOut():
+            return replace(state, contest=None)
         case k.AftermathChosen():
             return replace(state, aftermaths=[*state.aftermaths, event.aftermath], aftermath_due=False)
         case k.FortuneAdjusted():

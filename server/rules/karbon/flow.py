@@ -46,20 +46,31 @@ def _next(state: KarbonState) -> list[k.Event]:
 
 
 def onto_stack(side: k.Side, chips: int, contest: Running, why: str) -> list[k.Event]:
-    """Chips placed on a stack one by one: each time it reaches five it pays out and empties. Once the
-    victory track has no slot left for another mark, no more chips are placed (the contest is over)."""
+    """Chips placed on a stack one by one: each time it reaches five it pays out and empties, and the chips
+    beyond start the next stack, whatever filled the track. Once the victory track has no slot left for
+    another mark the stack stops at four (a fifth would pay out a mark the track has no room for); chips
+    beyond that are not placed (see ``room``)."""
     out: list[k.Event] = []
     payout: k.Payout = "break" if side == "agent" else "glitch"
-    stack, room = contest.stacks[side], contest.consequence - len(contest.track)
-    while chips > 0 and room > 0:
+    stack, slots = contest.stacks[side], contest.consequence - len(contest.track)
+    chips = min(chips, room(stack, slots))
+    while chips > 0:
         placed = min(chips, STACK - stack)
         out.append(k.ChipsChanged(side=side, pile="stack", delta=placed, why=why))
         chips -= placed
         stack += placed
         if stack == STACK:
             out.append(k.StackPaidOut(side=side, payout=payout))
-            stack, room = 0, room - 1
+            stack, slots = 0, slots - 1
     return out
+
+
+def room(stack: int, slots: int) -> int:
+    """How many chips a stack holding ``stack`` takes with ``slots`` free on the victory track: five a slot
+    (the first slot's payout needs only what the stack lacks), then four more on the next stack."""
+    if slots <= 0:
+        return max(0, STACK - 1 - stack)
+    return (STACK - stack) + STACK * (slots - 1) + (STACK - 1)
 
 
 def placed(events: list[k.Event]) -> int:

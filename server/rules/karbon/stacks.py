@@ -7,7 +7,7 @@ from protocol.rulesets import karbon as k
 from server.engine.ruleset import Context
 from server.rules.karbon import codes
 from server.rules.karbon.draws import by_name, distinct_from, draw
-from server.rules.karbon.flow import onto_stack, placed, settle
+from server.rules.karbon.flow import onto_stack, placed, room, settle
 from server.rules.karbon.state import KarbonState, Running, Waiting
 
 MAX_TRADE = 2  # a stunning plan trades one or two hand dice with the reserve
@@ -21,9 +21,13 @@ def stack(state: KarbonState, command: k.Stack, contest: Running) -> list[k.Even
     held = contest.chips[command.side]
     if command.chips > held:
         raise Refused(codes.NOT_ENOUGH_CHIPS, f"chips: {command.side} holds {held} chips, not {command.chips}")
+    fits = room(contest.stacks[command.side], contest.consequence - len(contest.track))
+    if command.chips > fits:
+        raise Refused(
+            codes.TRACK_FULL,
+            f"chips: the victory track has room for {fits} more chips on {command.side}'s stack, not {command.chips}",
+        )
     stacked = onto_stack(command.side, command.chips, contest, "the test")
-    if not stacked:
-        raise Refused(codes.OUT_OF_PHASE, "the victory track is full: the contest is concluding")
     moved = [k.ChipsChanged(side=command.side, pile="hand", delta=-placed(stacked), why="the test")]
     return settle(state, [*moved, *stacked])
 

@@ -1,10 +1,13 @@
 """Conformance strategy of ``karbon``: a scene of contests around one agent, with server or physical dice.
 
 After every event the twenty dice are all still there, each in one place, and no chip count, stack or
-Fortune is negative.
+Fortune is negative. After every command a chip has left play only where a rule pays it out or discards it
+(``check_batch``).
 """
 
 from __future__ import annotations
+
+from collections.abc import Sequence
 
 from hypothesis import strategies as st
 
@@ -12,6 +15,7 @@ from protocol.common import Seat
 from protocol.events import Command, CreateContest, Declare, RulesetEvent
 from protocol.rulesets import karbon as k
 from server.rules.karbon.dice import STACK, result, scene_dice
+from server.rules.karbon.evolve import evolve
 from server.rules.karbon.state import KarbonState
 from server.rules.karbon.view import phase
 from tests.conformance.kit import Table, sealed_text
@@ -92,6 +96,21 @@ def _long_start() -> st.SearchStrategy[Command]:
     )
 
 
+def _perilous_start() -> st.SearchStrategy[Command]:
+    """A legal contest with a short track and high peril: the peril's hits fill the narrator's stack and the
+    track, and run over into the next stack."""
+    return st.builds(
+        k.StartContest,
+        goal=st.just("cross the yard"),
+        ability=st.just("Stealth"),
+        level=st.integers(1, 4),
+        challenge=st.integers(1, 3),
+        consequence=st.sampled_from([1, 1, 2]),
+        peril=st.just(2),
+        injuries=st.integers(2, 6),
+    )
+
+
 @st.composite
 def _matching(draw: st.DrawFn, given_from: list[str], taken_from: list[str]) -> tuple[list[str], list[str]]:
     """As many dice given as taken (one or two), as a stunning plan trades them."""
@@ -126,11 +145,19 @@ def commands(table: Table) -> st.SearchStrategy[Command]:
         st.builds(k.DrawHands, agent=_some(pool, 3), narrator=_some(pool, 3)),
         st.builds(k.ChooseBreak, choice=st.sampled_from(["security", "footing", "advantage"])),
     ]
+    if table.version % 6 == 0:  # now and then only: backing out ends the contest being played
+        noise.append(st.builds(k.BackOut, reason=st.sampled_from(["", "another goal"])))
     # legal moves for the phase, and now and then anything at all (mostly refused)
     options: list[st.SearchStrategy[Command]] = []
+    if contest is not None and contest.peril and contest.stacks["narrator"] < STACK - 1 and not contest.rolled:
+        # the brink before a roll: a stack of four, so the peril's hits pay out (filling a short track) and
+        # run over into the next stack
+        to_four = STACK - 1 - contest.stacks["narrator"]
+        brink = st.just(k.Adjust(target="narrator_stack", delta=to_four, reason="the brink"))
+        options += [brink] * (4 if contest.consequence - len(contest.track) == 1 else 1)
     match phase(state):
         case "between":
-            options += [_start()] * 3 + [_long_start()] * 3
+            options += [_perilous_start()] * 3 + [_start()] * 3 + [_long_start()] * 3
         case "drawing":
             assert contest is not None
             take = min(contest.level, len(pool))
@@ -151,7 +178,10 @@ def commands(table: Table) -> st.SearchStrategy[Command]:
             options += _test(state, agent, narrator, reserve) * 6
         case "aftermath":
             options += [st.builds(k.ChooseAftermath, aftermath=st.sampled_from(["blackout", "madness"]))] * 4
-    return st.one_of([*options, st.one_of(noise)])
+    # the noise as three branches, not one per command (a nested one_of would be flattened into its
+    # members and outweigh the phase's legal moves, so that few contests reach a roll)
+    anything = st.one_of(noise).map(lambda command: command)
+    return st.one_of([*options, *[anything] * 3])
 
 
 def _test(
@@ -223,3 +253,51 @@ def check_event(before: KarbonState, event: RulesetEvent, after: KarbonState) ->
             assert 0 <= contest.stacks[side] <= STACK, (event, contest.stacks)
         assert contest.peril >= 0 and contest.challenge >= 1
         assert len(contest.track) <= contest.consequence
+
+
+def check_batch(before: KarbonState, events: Sequence[RulesetEvent], after: KarbonState) -> None:
+    """A chip leaves play only where a rule pays it out or discards it: every chip a roll earns (the winner's
+    hits, a risk's misses and turncoats, the peril's hits) or a rule gives (hurt: two chips, a correction)
+    is still in a hand or on a stack after the command, unless a full stack paid it out (five chips), a
+    break's footing discarded the narrator's hand, or the contest ended (concluded or backed out of). Peril
+    hits a full track has no room for are the one exception: the narrator's stack stops at four once no
+    slot is left for its glitch (docs/rules/karbon.md, "The Stacks")."""
+    state, expected = before, _in_play(before)
+    for event in events:
+        contest = state.contest
+        match event:
+            case k.RoundRolled():
+                assert contest is not None
+                for side in SIDES:
+                    if event.winner in (side, None):
+                        expected += event.agent_hits if side == "agent" else event.narrator_hits
+                expected += sum(1 for f in event.risk if result(f) != "hit")
+                peril = sum(1 for f in event.peril if result(f) == "hit")
+                expected += min(peril, _room(contest.stacks["narrator"], contest.consequence - len(contest.track)))
+            case k.NarratorOptionChosen(option="injury"):
+                expected += 2  # hurt: an injury and two chips
+            case k.ChipsChanged() if event.why.startswith("corrected"):
+                expected += event.delta
+            case k.StackPaidOut():
+                expected -= STACK
+            case k.BreakChosen(choice="footing", option="discard"):
+                assert contest is not None
+                expected -= contest.chips["narrator"]
+            case k.ContestConcluded() | k.BackedOut():
+                expected -= _in_play(state)
+            case _:
+                pass
+        state = evolve(state, event)
+    assert _in_play(after) == expected, (events, before.contest, after.contest)
+
+
+def _in_play(state: KarbonState) -> int:
+    """The chips of the contest being played: in both hands and on both stacks."""
+    contest = state.contest
+    return 0 if contest is None else sum(contest.chips.values()) + sum(contest.stacks.values())
+
+
+def _room(stack: int, slots: int) -> int:
+    """How many chips a stack holding ``stack`` takes with ``slots`` free on the track: enough for a payout
+    per slot, then four more (a fifth would pay out with no slot left for its mark)."""
+    return (STACK - stack) + STACK * (slots - 1) + (STACK - 1) if slots > 0 else max(0, STACK - 1 - stack)

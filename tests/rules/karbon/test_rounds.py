@@ -183,14 +183,16 @@ def test_server_dice_refuse_typed_faces_and_record_every_face() -> None:
 
 
 def test_once_the_track_is_full_no_more_chips_go_onto_a_stack() -> None:
-    """A one-slot track: twelve chips stacked at once pay out one glitch, not two; the rest stay in hand."""
+    """A one-slot track: twelve chips are more than it has room for (one glitch, then four on the next
+    stack), so stacking them is refused; nine pay out one glitch, not two, and start the next stack."""
     table = Table()
     table.start(["d6-1"], ["d6-2", "d6-3", "d8-1"], consequence=1)
     table.risk()
     table.roll({"d6-1": 5, "d6-2": 1, "d6-3": 2, "d8-1": 3})  # the narrator wins with three hits
     table.do(GM, k.Adjust(target="narrator_hand", delta=9, reason="a correction"))
     assert table.chips("narrator") == (12, 0)
-    events = table.events(table.do(GM, k.Stack(side="narrator", chips=12)))
+    assert table.refused(GM, k.Stack(side="narrator", chips=12)) == "rules/track_full"
+    events = table.events(table.do(GM, k.Stack(side="narrator", chips=9)))
     assert [e for e in events if isinstance(e, k.StackPaidOut)] == [k.StackPaidOut(side="narrator", payout="glitch")]
     assert table.running.track == ["O"]
-    assert table.chips("narrator") == (7, 0)  # five went onto the stack and paid out; seven never left the hand
+    assert table.chips("narrator") == (3, 4)  # five paid out, four start the next stack, three stay in hand
