@@ -24,6 +24,7 @@ from server.engine.contest import Contest, apply, fold, needs_history
 from server.engine.ruleset import Ruleset
 from server.engine.views import Sight
 from server.feed.ring import ResumeRing, Ring
+from server.feed.waiters import Waiters
 from server.service import ContestService
 from server.store.port import EventStore, StoreError
 
@@ -67,7 +68,7 @@ class ContestTail:
         self._ack_wait = ack_wait
         self._ring = ResumeRing(resume_ring, refold_limit)
         self._recent: deque[tuple[Envelope, Any]] = deque(maxlen=4 * resume_ring)
-        self._waiters: list[tuple[int, asyncio.Future[None]]] = []
+        self._waiters = Waiters()
         self._pending: Batch = []
         self._task: asyncio.Task[None] | None = None
         self._resyncing = asyncio.Lock()
@@ -137,10 +138,7 @@ class ContestTail:
             self._task.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await self._task
-        for _, waiter in self._waiters:
-            if not waiter.done():
-                waiter.set_result(None)
-        self._waiters.clear()
+        self._waiters.release()
 
     @property
     def version(self) -> int:
@@ -243,7 +241,7 @@ class ContestTail:
         self._recent.clear()
         self._ring.remember(self._state, {})
         self._reloaded()
-        self._wake(self._state.version)
+        self._waiters.reached(self._state.version)
 
     def _publish(self) -> None:
         batch, self._pending = self._pending, []
@@ -252,28 +250,14 @@ class ContestTail:
         self._state = state
         self._ring.remember(state, patches)
         self._recent.extend(batch)
-        self._wake(state.version)
-
-    def _wake(self, version: int) -> None:
-        waiting: list[tuple[int, asyncio.Future[None]]] = []
-        for wanted, waiter in self._waiters:
-            if wanted <= version:
-                if not waiter.done():
-                    waiter.set_result(None)
-            else:
-                waiting.append((wanted, waiter))
-        self._waiters = waiting
+        self._waiters.reached(state.version)
 
     async def reached(self, version: int, timeout: float) -> bool:
         """Wait until the feed has published ``version`` (True), or ``timeout`` seconds (False). While the feed
         reloads a contest whose store lost events, its version is of the lost history: it is waited out."""
         if self._holds(version):
             return True
-        waiter: asyncio.Future[None] = asyncio.get_running_loop().create_future()
-        self._waiters.append((version, waiter))
-        with contextlib.suppress(TimeoutError):
-            async with asyncio.timeout(timeout):
-                await waiter
+        await self._waiters.wait(version, timeout)
         return self._holds(version)
 
     def _holds(self, version: int) -> bool:

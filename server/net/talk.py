@@ -23,6 +23,7 @@ from typing import Protocol
 from protocol.codec import encode
 from protocol.talk import Said, Talk, TalkLine, TalkSetting
 from server.feed.registry import Registry
+from server.feed.waiters import Waiters
 from server.net.settings import Settings
 from server.service import ContestService
 from server.store.port import EventStore
@@ -69,7 +70,7 @@ class TalkFeed:
         self._readers: dict[Follower, Reader] = {}
         self._expected: dict[str, tuple[Follower, str]] = {}  # a say's key -> the connection and id it answers
         self._answered: dict[int, Follower] = {}  # lines answered before they were published here
-        self._waiters: list[tuple[int, asyncio.Future[None]]] = []
+        self._waiters = Waiters()
         self._task: asyncio.Task[None] | None = None
 
     @property
@@ -91,10 +92,7 @@ class TalkFeed:
             self._task.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await self._task
-        for _, waiter in self._waiters:
-            if not waiter.done():
-                waiter.set_result(None)
-        self._waiters.clear()
+        self._waiters.release()
 
     async def _run(self) -> None:
         backoff = 0.05
@@ -131,14 +129,7 @@ class TalkFeed:
                 if plain is None:
                     plain = encode(Said(contest=self.contest, line=entry))
                 follower.send(plain)
-        waiting: list[tuple[int, asyncio.Future[None]]] = []
-        for wanted, waiter in self._waiters:
-            if wanted <= n:
-                if not waiter.done():
-                    waiter.set_result(None)
-            else:
-                waiting.append((wanted, waiter))
-        self._waiters = waiting
+        self._waiters.reached(n)
 
     def expect(self, key: str, follower: Follower, id: str) -> None:
         """A ``say`` is being stored: its line, once published, answers ``follower`` with ``id``."""
@@ -157,11 +148,7 @@ class TalkFeed:
         if not repeated and line.n == self.head + 1:
             self._take(line, key)
         if not repeated and self.head < line.n:
-            waiter: asyncio.Future[None] = asyncio.get_running_loop().create_future()
-            self._waiters.append((line.n, waiter))
-            with contextlib.suppress(TimeoutError):
-                async with asyncio.timeout(wait):
-                    await waiter
+            await self._waiters.wait(line.n, wait)
         answering = self._expected.pop(key, None)
         if answering is not None:  # not published to it with the id: answer it here
             if self.head < line.n:
