@@ -206,7 +206,7 @@ def _secret_for(spec: str, create: bool) -> None:
 def _run(args: argparse.Namespace) -> int:
     match args.command:
         case "serve":
-            from server.net.app import run
+            from server.serving import run
 
             return run(host=args.host, port=args.port, store=_store(args.store, args.create))
         case "play" | "watch":

@@ -6,6 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from protocol import errors
+from protocol.common import Actor
 from protocol.errors import Refused
 from protocol.events import ContestCreated
 from protocol.messages import GetTimeline, Timeline, Verification
@@ -19,7 +20,7 @@ from server.talk import check_talk, may_read, setting_of
 from server.talklog import TalkLog
 
 
-async def answer(service: ContestService, request: GetTimeline, requester: Viewer | None = None) -> Timeline:
+async def answer(service: ContestService, request: GetTimeline, requester: Actor | None = None) -> Timeline:
     """``requester``: who asks (a GM or an auditor); the talk it is sent is what both it and the chosen viewer
     may read (an auditor reads no whisper unless the contest's setting lets it)."""
     if request.after is not None and request.at is not None:
@@ -42,7 +43,7 @@ async def answer(service: ContestService, request: GetTimeline, requester: Viewe
         problem=problem,
     )
     setting = setting_of(contest.created)
-    readers = [viewer] if requester is None else [viewer, requester]
+    readers: list[Viewer | Actor] = [viewer] if requester is None else [viewer, requester]
     since = request.after or 0
     lines = [
         line

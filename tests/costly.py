@@ -28,8 +28,6 @@ from protocol.rulesets import extended as x
 from protocol.rulesets import herowars as h
 from protocol.rulesets import karbon as k
 from protocol.rulesets import scored as s
-from server.engine.ruleset import Viewer
-from server.engine.views import viewer_for
 from server.feed.fanout import ContestFeed
 from server.net.metrics import ServerMetrics
 from server.net.settings import Settings
@@ -100,14 +98,14 @@ class Bench:
         await feed.start()
 
         def appended(contest: str, envelopes: Any, before: Any, after: Any) -> None:
-            feed.offer(envelopes, before, after)  # as server.net.app does with this process's appends
+            feed.offer(envelopes, before, after)  # as server.backend does with this process's appends
 
         self.service.on_appended = appended
-        viewers = [viewer_for(Actor(seat.id, seat.role), self.seats) for seat in self.seats]
-        viewers += [Viewer(principal=AUDITOR, role="auditor"), Viewer(principal=SPECTATOR, role="spectator")]
-        for viewer in viewers:
+        actors = [Actor(seat.id, seat.role) for seat in self.seats]
+        actors += [Actor(AUDITOR, "auditor"), Actor(SPECTATOR, "spectator")]
+        for actor in actors:
             follower = _Follower()
-            await feed.attach(follower, viewer, viewer.role, None)  # type: ignore[arg-type]
+            await feed.attach(follower, actor, actor.role, None)  # type: ignore[arg-type]
             self.followers.append(follower)
         self.feed = feed
 

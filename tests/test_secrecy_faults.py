@@ -19,10 +19,10 @@ from protocol.presence import Presence, SeatPresence
 from protocol.rulesets import extended as x
 from protocol.talk import TalkSetting
 from server.audit import parse_viewer, render_replay
-from server.net.app import AgonServer
 from server.net.auth import SPECTATOR
 from server.net.settings import Settings
 from server.service import ContestService
+from server.serving import agon_server
 from server.store import MemoryStore
 from server.talklog import TalkLog
 from tests.conformance.secrecy import leaked, talk_secrets
@@ -77,7 +77,7 @@ async def test_no_line_of_table_talk_reaches_a_follower_a_log_line_or_an_export_
     caplog.set_level(logging.INFO)  # as `agon serve` logs
     setting = TalkSetting(spectators=spectators, auditors_whispers=auditors_whispers)
     store = MemoryStore()
-    server = AgonServer(Settings(port=0, data_dir=tmp_path, secret=b"talk-secrecy-test-secret-0123456"), store)
+    server = agon_server(Settings(port=0, data_dir=tmp_path, secret=b"talk-secrecy-test-secret-0123456"), store)
     await server.start()
     try:
         gm = await AgonClient.connect(server.ws_url, record_frames=True)

@@ -15,7 +15,7 @@ import msgspec
 
 from protocol import errors
 from protocol.codec import encode
-from protocol.common import Seat
+from protocol.common import Actor, Seat
 from protocol.errors import Refused
 from protocol.events import Envelope
 from protocol.messages import CATCH_UP, EARLIER, Error, Notice, NoticeLine, Patch, TokenRole, Welcome
@@ -23,7 +23,7 @@ from protocol.patch import diff, view_hash
 from server.engine.contest import Contest
 from server.engine.names import Naming, naming
 from server.engine.ruleset import Viewer
-from server.engine.views import Sight, may_see, sight
+from server.engine.views import Sight, may_see, sight, viewer_for
 from server.feed.notices import Told, notice_frame, notice_line
 from server.feed.registry import Registry
 from server.feed.ring import Ring
@@ -202,15 +202,16 @@ class ContestFeed(ContestTail):
     async def attach(
         self,
         follower: Follower,
-        viewer: Viewer,
+        actor: Actor,
         role: TokenRole,
         after: int | None,
         generation: int = 0,
         budget: RefoldBudget | None = None,
     ) -> None:
-        """Queue the follower's welcome — a fresh view, or a resume from ``after`` with the patch it missed
-        and the notices still in memory — and register it for live patches. Refused ``auth/revoked`` when
-        the invitation's ``generation`` is no longer the seat's."""
+        """Queue the follower's welcome — a fresh view for the ``actor``'s eyes, or a resume from ``after`` with
+        the patch it missed and the notices still in memory — and register it for live patches. Refused
+        ``auth/revoked`` when the invitation's ``generation`` is no longer the seat's."""
+        viewer = viewer_for(actor, self._state.created.seats)
         following = follower in self._followers  # a resync: this follower already has the story
         base: Contest[Any] | None = None
         ring = self._ring.resume(viewer, after, self._state.version) if after else None

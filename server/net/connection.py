@@ -47,7 +47,6 @@ from protocol.messages import (
 )
 from protocol.talk import Say
 from server import timeline
-from server.engine.views import viewer_for
 from server.feed.tail import RefoldBudget
 from server.net.auth import Claims
 from server.net.context import ServerContext
@@ -56,7 +55,7 @@ from server.net.forwarded import client_address
 from server.net.limits import TokenBucket
 from server.net.say import say
 from server.service import Result
-from server.store.port import StoreError
+from server.store_error import StoreError
 
 log = logging.getLogger(__name__)
 
@@ -390,11 +389,10 @@ class Connection:
         ):
             raise Refused(errors.BAD_TOKEN, f"token: contest {contest!r} has no such seat")
         actor = Actor(claims.seat, claims.role)
-        viewer = viewer_for(actor, feed.seats)
         if claims.gen > feed.generation(claims.seat):
             # A link newer than this process's feed: its re-issue is stored, the feed has not read it yet.
             await feed.reached(await self._ctx.service.head(contest), self._ctx.settings.ack_wait)
-        await feed.attach(self, viewer, claims.role, after, claims.gen, budget)
+        await feed.attach(self, actor, claims.role, after, claims.gen, budget)
         if self._closing:
             feed.detach(self)
             return
@@ -406,7 +404,7 @@ class Connection:
         if self._closing:
             feed.detach(self)
             return
-        talk_feed.attach(self, viewer.principal, claims.role, claims.gen, feed)
+        talk_feed.attach(self, actor.principal, claims.role, claims.gen, feed)
         try:
             previous = self._following.get(contest)
             if previous is not None:
@@ -417,8 +415,8 @@ class Connection:
             feed.detach(self)  # nothing stays attached to a follow that failed
             talk_feed.detach(self)
             raise
-        self._following[contest] = Following(claims, actor, viewer, feed, expiry, talk_feed)
-        self._ctx.presence.joined(feed, self, viewer.principal, claims.role)  # right after its welcome
+        self._following[contest] = Following(claims, actor, feed, expiry, talk_feed)
+        self._ctx.presence.joined(feed, self, actor.principal, claims.role)  # right after its welcome
 
     def _expired(self, contest: str, claims: Claims) -> None:
         """The token a contest is followed with has expired: no more patches for it."""
@@ -440,7 +438,7 @@ class Connection:
 
     async def _resync(self, message: Resync) -> None:
         following = self._followed(message.contest)
-        await following.feed.attach(self, following.viewer, following.claims.role, None, following.claims.gen)
+        await following.feed.attach(self, following.actor, following.claims.role, None, following.claims.gen)
 
     def _acting(self, contest: str) -> Following:
         """The contest followed with a token that may act now (raises Refused)."""
@@ -528,7 +526,7 @@ class Connection:
         _, contest = await self._ctx.service.load(message.contest)  # the stored head, not the feed's
         if contest.generation(following.claims.seat) != following.claims.gen:
             raise Refused(errors.REVOKED, "token: this invitation was re-issued by the GM")
-        self._send(await timeline.answer(self._ctx.service, message, following.viewer))
+        self._send(await timeline.answer(self._ctx.service, message, following.actor))
 
     async def _create(self, message: Create) -> None:
         if self._ctx.draining:

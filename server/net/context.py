@@ -8,16 +8,16 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Protocol
 
+from server.backend import Backend
 from server.feed.fanout import Hub
+from server.feed.presence import Roster
+from server.feed.talk import TalkHub
 from server.net.auth import Tokens
 from server.net.limits import TokenBucket
 from server.net.lobby import Lobby
 from server.net.metrics import ServerMetrics
-from server.net.presence import Roster
 from server.net.settings import Settings
-from server.net.talk import TalkHub
 from server.service import ContestService
-from server.store.port import EventStore
 
 
 class OpenConnection(Protocol):
@@ -35,14 +35,10 @@ class OpenConnection(Protocol):
 @dataclass
 class ServerContext:
     settings: Settings
-    store: EventStore
-    service: ContestService
-    hub: Hub
+    backend: Backend  # the contests, below the sockets (server/backend.py)
     lobby: Lobby
     tokens: Tokens
     metrics: ServerMetrics
-    presence: Roster  # who is at each contest's table (server/net/presence.py)
-    talk: TalkHub  # the table talk's feeds and log (server/net/talk.py)
     draining: bool = False  # shutting down: no new connections, follows or commands
     connections: set[OpenConnection] = field(default_factory=set)  # the open connections
     create_buckets: dict[str, TokenBucket] = field(default_factory=dict)  # per client address
@@ -51,6 +47,25 @@ class ServerContext:
 
     def __post_init__(self) -> None:
         self._idle.set()
+
+    @property
+    def service(self) -> ContestService:
+        return self.backend.service
+
+    @property
+    def hub(self) -> Hub:
+        """Each contest's feed."""
+        return self.backend.hub
+
+    @property
+    def presence(self) -> Roster:
+        """Who is at each contest's table."""
+        return self.backend.presence
+
+    @property
+    def talk(self) -> TalkHub:
+        """The table talk's feeds and log."""
+        return self.backend.talk
 
     @contextlib.contextmanager
     def appending(self) -> Iterator[None]:

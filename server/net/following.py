@@ -1,4 +1,4 @@
-"""A contest a connection follows, and as whom: its token's claims, its actor and viewer, the contest's feed
+"""A contest a connection follows, and as whom: its token's claims and actor, the contest's feed
 and its table talk."""
 
 from __future__ import annotations
@@ -7,10 +7,9 @@ import asyncio
 from dataclasses import dataclass
 
 from protocol.common import Actor
-from server.engine.ruleset import Viewer
 from server.feed.fanout import ContestFeed, Follower
+from server.feed.talk import TalkFeed
 from server.net.auth import Claims
-from server.net.talk import TalkFeed
 
 
 @dataclass(frozen=True, slots=True)
@@ -19,7 +18,6 @@ class Following:
 
     claims: Claims
     actor: Actor
-    viewer: Viewer
     feed: ContestFeed
     expiry: asyncio.TimerHandle  # stops the follow when the token expires
     talk: TalkFeed  # its table talk

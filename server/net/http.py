@@ -262,7 +262,7 @@ def http_handler(ctx: ServerContext) -> RequestHandler:
 async def _health(connection: ServerConnection, ctx: ServerContext) -> Response:
     try:
         async with asyncio.timeout(ctx.settings.health_timeout):
-            await ctx.store.ping()
+            await ctx.backend.ping()
     except Exception as error:
         log.warning("health check: store unreachable: %s", error)
         body = {"status": "unavailable", "store": "unreachable", "draining": ctx.draining}

@@ -1,4 +1,4 @@
-"""``say``: a line of table talk from a connection, stored and answered (see ``server.net.talk``)."""
+"""``say``: a line of table talk from a connection, stored and answered (see ``server.feed.talk``)."""
 
 from __future__ import annotations
 
@@ -7,14 +7,14 @@ import logging
 from protocol import errors
 from protocol.errors import Refused
 from protocol.talk import Say
+from server.feed.talk import Follower
 from server.net.context import ServerContext
 from server.net.following import Following
-from server.net.talk import Follower
 from server.rulesets import ruleset as ruleset_named
 from server.service import ContestService
 from server.talklog import talk_key
 
-log = logging.getLogger("server.net.talk")
+log = logging.getLogger("server.feed.talk")
 
 
 async def say(ctx: ServerContext, follower: Follower, following: Following | None, message: Say) -> None:

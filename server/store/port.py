@@ -12,6 +12,8 @@ from typing import Protocol
 
 import msgspec
 
+from server.store_error import StoreError as StoreError
+
 SIBLING = "~"
 """A contest's sibling streams (its table talk) are named ``<contest>~<name>``: contest ids never hold ``~``. Every
 backend keeps them with their contest (on Redis, in its hash tag's slot), removes them with it, and never lists
@@ -43,16 +45,6 @@ class Snapshot(msgspec.Struct, frozen=True):
 
     version: int
     data: bytes
-
-
-class StoreError(Exception):
-    """A store refusal with a stable code (``store/...``)."""
-
-    code = "store/error"
-
-    def __init__(self, message: str) -> None:
-        super().__init__(message)
-        self.message = message
 
 
 class ConflictError(StoreError):

@@ -17,7 +17,7 @@ from protocol.codec import decode
 from protocol.common import AUDITOR, SPECTATOR, Actor, Seat
 from protocol.errors import Refused
 from protocol.talk import Said, Talk, TalkLine, TalkSetting
-from server.net.talk import TalkFeed
+from server.feed.talk import TalkFeed
 from server.service import ContestService
 from server.store import MemoryStore
 from server.talk import may_read

@@ -11,6 +11,7 @@ import pytest
 
 from server.net.app import AgonServer
 from server.net.settings import Settings
+from server.serving import agon_server
 from server.store import EventStore, MemoryStore
 
 Start = Callable[..., Awaitable[AgonServer]]
@@ -23,7 +24,7 @@ async def start(tmp_path: Path) -> AsyncIterator[Start]:
 
     async def starting(store: EventStore | None = None, **changes: Any) -> AgonServer:
         settings = dataclasses.replace(Settings(port=0, data_dir=tmp_path, secret=b"unit-test-secret"), **changes)
-        server = AgonServer(settings, store or MemoryStore(), close_store=False)
+        server = agon_server(settings, store or MemoryStore(), close_store=False)
         await server.start()
         started.append(server)
         return server

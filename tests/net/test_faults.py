@@ -456,7 +456,7 @@ async def test_creating_is_rate_limited_per_connection_and_per_address(start: St
     with pytest.raises(Refusal) as refused:
         await second.create(duel())
     assert refused.value.code == "rate/limited"
-    assert len(await server.store.contests()) == 5
+    assert len(await server.context.service.contests()) == 5
     for client in (first, second):
         await client.close()
 
@@ -531,14 +531,15 @@ async def test_listing_an_owners_contests_reads_only_that_owners_contests(start:
 
 
 async def test_one_hello_refolds_at_most_refold_limit_events_in_all(start: Start) -> None:
-    server = await start(refold_limit=40, resume_ring=2, create_burst=100)
+    store = MemoryStore()
+    server = await start(store, refold_limit=40, resume_ring=2, create_burst=100)
     gm = await AgonClient.connect(server.ws_url)
     follows = []
     for _ in range(5):
         created = await gm.create(duel())
         head = await adjust_many(server, created.contest, 30, "long")
         follows.append({"contest": created.contest, "token": created.invitations.seats["ann"], "after": head - 5})
-    other = await start(store=server.store, refold_limit=40, resume_ring=2)  # fresh feeds: nothing in memory
+    other = await start(store=store, refold_limit=40, resume_ring=2)  # fresh feeds: nothing in memory
     welcomes: list[dict[str, Any]] = []
     async with connect(other.ws_url) as ws:
         await ws.send(json.dumps({"type": "hello", "follow": follows}))

@@ -17,7 +17,7 @@ from protocol.common import Seat
 from protocol.events import CreateContest
 from protocol.messages import Follow
 from protocol.presence import Presence
-from server.net.presence import Roster
+from server.feed.presence import Roster
 from server.store import MemoryStore, RedisStore, SqliteStore
 from server.store.boards import board_for
 from server.store.presence import Here
@@ -56,7 +56,7 @@ async def test_seats_and_spectators_appear_on_a_follow_and_go_on_a_close_or_an_u
     gm = await AgonClient.connect(server.ws_url, record_frames=True)
     created = await gm.create(named_duel())
     contest, tokens = created.contest, created.invitations
-    created_at = await server.store.head(contest)
+    created_at = await server.context.service.head(contest)
     await gm.follow(contest, tokens.gm)
     first = await gm.wait_presence(contest, here("gm"))
     assert [(s.seat, s.role, s.name, s.contestants, s.here) for s in first.seats] == [
@@ -85,7 +85,7 @@ async def test_seats_and_spectators_appear_on_a_follow_and_go_on_a_close_or_an_u
     await watcher.unfollow(contest)
     await gm.wait_presence(contest, lambda p: p.spectators == 0, timeout=SECOND)
 
-    assert await server.store.head(contest) == created_at  # never logged: the contest is where it was
+    assert await server.context.service.head(contest) == created_at  # never logged: the contest is where it was
     await asyncio.gather(gm.close(), watcher.close())
 
 
@@ -202,7 +202,7 @@ async def test_a_process_that_dies_without_a_word_stops_counting_once_its_entry_
     elsewhere = RedisStore(redis_url)
     try:
         server = await start(store)
-        server.context.presence = Roster(store, ttl=1.5)  # heartbeats every 0.5 s
+        server.backend.presence = Roster(store, ttl=1.5)  # heartbeats every 0.5 s
         gm = await AgonClient.connect(server.ws_url)
         created = await gm.create(named_duel())
         contest = created.contest

@@ -1,5 +1,5 @@
-"""Table talk on the sockets: the delivery of each line to the followers who may read it (``server.net.say``
-stores a line and answers it).
+"""Table talk's feeds: the delivery of each line to the followers who may read it (``server.net.say`` stores a
+line and answers it).
 
 One ``TalkFeed`` per contest with local followers tails the contest's talk stream with ``store.subscribe``, so a
 line said through any process reaches the followers of this one; a line said here is published at once. Each line
@@ -24,7 +24,6 @@ from protocol.codec import encode
 from protocol.talk import Said, Talk, TalkLine, TalkSetting
 from server.feed.registry import Registry
 from server.feed.waiters import Waiters
-from server.net.settings import Settings
 from server.service import ContestService
 from server.store.port import EventStore
 from server.talk import HISTORY, may_read, setting_of, talk_stream
@@ -185,7 +184,7 @@ class TalkFeed:
 class TalkHub(Registry[TalkFeed]):
     """The talk feeds of this process (one per contest with local followers) and the talk log they share."""
 
-    def __init__(self, store: EventStore, service: ContestService, settings: Settings) -> None:
+    def __init__(self, store: EventStore, service: ContestService, linger: float) -> None:
         self.log = TalkLog(store)
 
         async def start(contest: str, on_idle: Callable[[TalkFeed], None]) -> TalkFeed:
@@ -193,4 +192,4 @@ class TalkHub(Registry[TalkFeed]):
             await feed.start(service)
             return feed
 
-        super().__init__(start, settings.feed_linger)
+        super().__init__(start, linger)

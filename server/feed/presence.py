@@ -1,4 +1,4 @@
-"""Presence on the sockets: who is at each contest's table now, told to the contest's followers on this process.
+"""Presence: who is at each contest's table now, told to the contest's followers on this process.
 
 The connection tells the roster of every follow (``joined``); the contest's feed tells it of every follower that
 leaves, however it leaves (unfollowed, closed, its token expired or revoked). For each contest with followers
