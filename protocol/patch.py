@@ -18,7 +18,7 @@ from typing import Any, assert_never
 
 import msgspec
 
-from protocol.codec import canonical
+from protocol.codec import canonical, to_builtins
 from protocol.ops import Add, Copy, Json, Move, Op, Remove, Replace, Test
 
 __all__ = [
@@ -33,6 +33,7 @@ __all__ = [
     "Test",
     "apply",
     "diff",
+    "diff_views",
     "escape",
     "parse_pointer",
     "to_pointer",
@@ -133,6 +134,52 @@ def diff(old: Json, new: Json) -> list[Op]:
     if not _same(old, new):
         _changed(old, new, "", ops)
     return ops
+
+
+def diff_views(old: msgspec.Struct, new: msgspec.Struct) -> list[Op]:
+    """``diff`` of the documents of two messages (``to_builtins`` of each), without making either document.
+
+    Structs of one type are compared member by member (in the documents' sorted order, so the ops are those
+    ``diff`` writes); a member Python's equality (in C) calls unchanged is skipped unread, and only a member
+    that changed is made a document and diffed. Views are typed, so the values ``diff`` tells apart and Python's
+    equality does not (``True`` and ``1``; ``0.0`` and ``-0.0``) never stand in one member of two views; a
+    struct with ``omit_defaults``, or two of different types, is diffed as documents."""
+    ops: list[Op] = []
+    _struct_changed(old, new, "", ops)
+    return ops
+
+
+_FIELDS: dict[type, list[tuple[str, str]]] = {}
+
+
+def _members(kind: type[msgspec.Struct]) -> list[tuple[str, str]]:
+    """A struct type's members as (name in the document, attribute), in the document's (sorted) order."""
+    members = _FIELDS.get(kind)
+    if members is None:
+        members = sorted(zip(kind.__struct_encode_fields__, kind.__struct_fields__, strict=True))
+        _FIELDS[kind] = members
+    return members
+
+
+def _struct_changed(old: msgspec.Struct, new: msgspec.Struct, path: str, ops: list[Op]) -> None:
+    kind = type(old)
+    if kind is not type(new) or kind.__struct_config__.omit_defaults:
+        before, after = to_builtins(old), to_builtins(new)
+        if not _same(before, after):
+            _changed(before, after, path, ops)
+        return
+    for name, attribute in _members(kind):
+        a = getattr(old, attribute)
+        b = getattr(new, attribute)
+        if a is b or (type(a) is type(b) and a == b):
+            continue
+        where = f"{path}/{escape(name)}"
+        if isinstance(a, msgspec.Struct) and isinstance(b, msgspec.Struct):
+            _struct_changed(a, b, where, ops)
+            continue
+        before, after = to_builtins(a), to_builtins(b)
+        if not _same(before, after):
+            _changed(before, after, where, ops)
 
 
 def _changed(old: Json, new: Json, path: str, ops: list[Op]) -> None:

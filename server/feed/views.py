@@ -1,9 +1,10 @@
 """Each sight's view of a contest, built once per stored batch, and its patch from the previous one.
 
-A sight (``server.engine.views.sight``) is what a group of viewers may see alike: its view's canonical bytes are
-kept for every sight with followers, its document only where one was made (else made from the bytes when a
-welcome or a diff needs it). The patch to a new view is the ruleset's own, where it writes one for every event of
-the batch, else a diff of the documents, each made once per distinct view and diffed once per distinct pair.
+A sight (``server.engine.views.sight``) is what a group of viewers may see alike: its view is kept for every sight
+with followers, as the message and its canonical bytes (its document is made from the bytes when a welcome needs
+it). The patch to a new view is the ruleset's own, where it writes one for every event of the batch, else the
+difference of the two messages, member by member (``protocol.patch.diff_views``: only what changed is made a
+document and diffed), worked out once per distinct pair of views.
 """
 
 from __future__ import annotations
@@ -15,7 +16,8 @@ from typing import Any
 from protocol.codec import canonical, document, encode, to_builtins
 from protocol.events import Envelope
 from protocol.messages import Json
-from protocol.patch import Op, diff, view_hash_of
+from protocol.patch import Op, diff_views, view_hash_of
+from protocol.views import ContestView
 from server.engine.contest import Contest
 from server.engine.ruleset import Ruleset, Viewer
 from server.engine.views import Sight, contest_view, contest_views, written_patches
@@ -43,23 +45,24 @@ class SightViews:
     """The published view of each sight with followers."""
 
     def __init__(self) -> None:
-        self._docs: dict[Sight, dict[str, Json]] = {}
-        self._encoded: dict[Sight, bytes] = {}  # each of ``_docs`` in canonical JSON
+        self._views: dict[Sight, ContestView] = {}
+        self._encoded: dict[Sight, bytes] = {}  # each of ``_views`` in canonical JSON
+        self._docs: dict[Sight, dict[str, Json]] = {}  # the documents made of them so far
 
     def clear(self) -> None:
-        self._docs = {}
+        self._views = {}
         self._encoded = {}
+        self._docs = {}
 
     def __contains__(self, key: Sight) -> bool:
         return key in self._encoded
 
     def head(self, key: Sight, rules: Ruleset[Any], state: Contest[Any], viewer: Viewer) -> dict[str, Json]:
         """The sight's view of ``state`` (the published head) as a document, built if the sight has none yet."""
-        if key in self._encoded:
-            return self.doc(key)
-        head = self._docs[key] = view_doc(rules, state, viewer)
-        self._encoded[key] = canonical(head)
-        return head
+        if key not in self._encoded:
+            view = self._views[key] = contest_view(rules, state, viewer)
+            self._encoded[key] = canonical(view)
+        return self.doc(key)
 
     def doc(self, key: Sight) -> dict[str, Json]:
         """The sight's published view as a document, made from its bytes when first needed."""
@@ -80,40 +83,36 @@ class SightViews:
         sights = list(viewers)
         written = written_patches(rules, previous, state, batch, [viewers[key] for key in sights])
         mine = dict(zip(sights, written, strict=True)) if written is not None else {}
-        docs: dict[Sight, dict[str, Json]] = {}
+        views: dict[Sight, ContestView] = {}
         encoded: dict[Sight, bytes] = {}
+        docs: dict[Sight, dict[str, Json]] = {}
         patches: dict[tuple[bytes, bytes], SightPatch] = {}  # who sees the same shares a patch
-        plain: dict[bytes, dict[str, Json]] = {}  # each distinct new view as a document, made once
         changes: dict[Sight, SightPatch] = {}
-        views = contest_views(rules, state, [viewers[key] for key in sights])
-        for key, view in zip(sights, views, strict=True):
-            viewer = viewers[key]
+        for key, view in zip(sights, contest_views(rules, state, [viewers[key] for key in sights]), strict=True):
             new_bytes = canonical(view)
-            old_bytes = self._encoded.get(key)
-            old: dict[str, Json] | None = None
-            if old_bytes is None:
-                old = view_doc(rules, previous, viewer)
+            old = self._views.get(key)
+            if old is None:
+                old = contest_view(rules, previous, viewers[key])
                 old_bytes = canonical(old)
+            else:
+                old_bytes = self._encoded[key]
             shared = patches.get((old_bytes, new_bytes))
             if shared is None:
                 ops = [] if old_bytes == new_bytes else mine.get(key)
                 if ops is None:
-                    old = self.doc(key) if old is None else old
-                    new = plain.get(new_bytes)
-                    if new is None:
-                        new = plain[new_bytes] = document(new_bytes)
-                    ops = diff(old, new)
+                    ops = diff_views(old, view)
                 shared = patches[old_bytes, new_bytes] = SightPatch(
                     old_bytes, new_bytes, ops, (encode(ops), view_hash_of(new_bytes))
                 )
             changes[key] = shared
             encoded[key] = new_bytes
-            # Its document, where one was made (else it is made from the bytes when a welcome or a diff needs it).
-            kept = plain.get(new_bytes)
-            if kept is None and old_bytes == new_bytes:
-                kept = old if old is not None else self._docs.get(key)
-            if kept is not None:
-                docs[key] = kept
-        self._docs = docs
+            if old_bytes == new_bytes:  # unchanged: keep the message and document it had (equal, and shared)
+                views[key] = old
+                if (doc := self._docs.get(key)) is not None:
+                    docs[key] = doc
+            else:
+                views[key] = view
+        self._views = views
         self._encoded = encoded
+        self._docs = docs
         return changes

@@ -51,7 +51,7 @@ from protocol.events import (
     Undone,
 )
 from protocol.patch import apply as apply_patch
-from protocol.patch import diff
+from protocol.patch import diff, diff_views
 from server.engine.audit import audit
 from server.engine.contest import (
     Contest,
@@ -65,7 +65,7 @@ from server.engine.contest import (
 )
 from server.engine.names import naming
 from server.engine.ruleset import Ruleset, Viewer
-from server.engine.views import shown_event, sight, viewer_for, written_patches
+from server.engine.views import contest_view, shown_event, sight, viewer_for, written_patches
 from server.feed.notices import notice_frame
 from server.feed.views import view_doc
 from server.rulesets import RULESETS
@@ -128,6 +128,7 @@ def machine(rules: Ruleset[Any], strategy: Strategy) -> type[RuleBasedStateMachi
             super().__init__()
             self.driver: Driver | None = None
             self.docs: dict[str, Any] = {}
+            self.views: dict[str, Any] = {}  # the messages of ``docs``
 
         @property
         def d(self) -> Driver:
@@ -152,6 +153,7 @@ def machine(rules: Ruleset[Any], strategy: Strategy) -> type[RuleBasedStateMachi
                 doc = view_doc(rules, self.d.contest, viewer)
                 self._check_view(viewer, doc)
                 self.docs[actor.principal] = doc
+                self.views[actor.principal] = contest_view(rules, self.d.contest, viewer)
             self._check_events(self.d.log, None)
 
         # --- sending commands -------------------------------------------------------------------------
@@ -405,6 +407,10 @@ def machine(rules: Ruleset[Any], strategy: Strategy) -> type[RuleBasedStateMachi
                 self._check_view(viewer, new)
                 ops = diff(old, new)
                 assert apply_patch(old, ops) == new
+                # The feeds diff the messages, not the documents: the same ops, op for op.
+                view = contest_view(rules, self.d.contest, viewer)
+                assert diff_views(self.views[actor.principal], view) == ops, f"{actor}'s view diffed as messages"
+                self.views[actor.principal] = view
                 leaks = secrecy.leaked(encode(ops), secrecy.secrets_for(self.d.contest, viewer))
                 assert not leaks, f"{actor} is sent {leaks} in a patch"
                 hidden = secrecy.hidden_in_patch(ops, strategy.hidden(self.d.contest.rules, viewer))
