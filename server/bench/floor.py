@@ -5,6 +5,12 @@ server send every member of the room the sample frames Agon sent for one command
 notice, recorded by the benchmark from a real run), then ``{"type": "ack", "id": I}`` to the sender.
 No store, no state, no per-viewer work: what is left is the WebSocket itself.
 
+The samples file is that list of frames, or ``{"frames": [...], "traces": {NAME: [[frame of member 0, frame
+of member 1, ...], ...]}}``: the frames each member of a table received for each command of a recorded run
+(``server.bench.recording``). Members then say ``{"type": "hello", "room": R, "member": M}``, and a
+``{"type": "command", "id": I, "room": R, "trace": NAME, "step": K}`` sends each member its own frame of
+step K (the command may carry a ``pad`` member, so that it is as long as the command Agon received).
+
 Run: python -m server.bench.floor --port PORT --samples FILE
 """
 
@@ -16,12 +22,16 @@ import json
 import signal
 from collections import defaultdict
 from pathlib import Path
+from typing import Any
 
 from websockets.asyncio.server import ServerConnection, broadcast, serve
 
 
-async def main(port: int, frames: list[str]) -> None:
+async def main(port: int, samples: list[str] | dict[str, Any]) -> None:
+    frames: list[str] = samples if isinstance(samples, list) else samples.get("frames", [])
+    traces: dict[str, list[list[str]]] = {} if isinstance(samples, list) else samples.get("traces", {})
     rooms: dict[str, set[ServerConnection]] = defaultdict(set)
+    seats: dict[str, dict[int, ServerConnection]] = defaultdict(dict)
 
     async def handler(ws: ServerConnection) -> None:
         room: str | None = None
@@ -31,11 +41,17 @@ async def main(port: int, frames: list[str]) -> None:
                 if data["type"] == "hello":
                     room = str(data["room"])
                     rooms[room].add(ws)
+                    if "member" in data:
+                        seats[room][int(data["member"])] = ws
                     await ws.send(json.dumps({"type": "welcome", "room": room}))
                 elif data["type"] == "command":
-                    members = rooms[str(data["room"])]
-                    for frame in frames:
-                        broadcast(members, frame)
+                    if "trace" in data:
+                        members = seats[str(data["room"])]
+                        for member, frame in enumerate(traces[data["trace"]][data["step"]]):
+                            broadcast([members[member]], frame)
+                    else:
+                        for frame in frames:
+                            broadcast(rooms[str(data["room"])], frame)
                     await ws.send(json.dumps({"type": "ack", "id": data["id"]}))
         finally:
             if room is not None:

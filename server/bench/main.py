@@ -20,6 +20,12 @@ SCENARIOS = ("table-night", "idle-crowd", "long-contest", "store", "peer", "all"
 def add_arguments(bench: argparse.ArgumentParser) -> None:
     bench.add_argument("scenario", choices=SCENARIOS)
     bench.add_argument("--smoke", action="store_true", help="tiny sizes: checks that every table comes out")
+    bench.add_argument(
+        "--mix",
+        action="store_true",
+        help="table night: full rounds of every ruleset, each alone and mixed, and the adjust load, on the first "
+        "of --stores and --processes (all runs it as well as the adjust load's matrix)",
+    )
     bench.add_argument("--rounds", type=int, default=3, help="interleaved rounds (medians are over them)")
     bench.add_argument("--contests", type=int, default=20, help="table night and peer: contests at once")
     bench.add_argument("--seconds", type=float, default=5.0, help="table night and peer: seconds per run")
@@ -49,14 +55,18 @@ def machine() -> str:
 
 
 def run(args: argparse.Namespace) -> int:
-    from server.bench import crowd, longcontest, peer, storebench, tablenight
+    from server.bench import crowd, longcontest, peer, storebench, tablemix, tablenight
     from server.bench.procs import raise_fd_limit
 
     raise_fd_limit(65536)
     # Stopped from outside (SIGTERM): unwind, so the servers this run started are stopped too.
     signal.signal(signal.SIGTERM, _interrupted)
     chosen = (
-        ["table-night", "idle-crowd", "long-contest", "store", "peer"] if args.scenario == "all" else [args.scenario]
+        ["table-night-mix", "table-night", "idle-crowd", "long-contest", "store", "peer"]
+        if args.scenario == "all"
+        else ["table-night-mix"]
+        if args.scenario == "table-night" and args.mix
+        else [args.scenario]
     )
     smoke = args.smoke
     rounds = max(1, args.rounds)
@@ -65,6 +75,20 @@ def run(args: argparse.Namespace) -> int:
     with tempfile.TemporaryDirectory(prefix="agon-bench-") as tmp:
         work = Path(tmp)
         steps: dict[str, Callable[[], list[Table]]] = {
+            "table-night-mix": lambda: [
+                tablemix.main_async(
+                    work / "night",
+                    tablemix.Sizes(
+                        contests=2 if smoke else args.contests,
+                        seconds=0.25 if smoke else args.seconds,
+                        rate=40 if smoke else args.rate,
+                        rounds=rounds,
+                        warm_up=0.3 if smoke else min(2.0, args.seconds),
+                    ),
+                    "sqlite" if smoke else _names(args.stores)[0],
+                    1 if smoke else _ints(args.processes)[0],
+                )
+            ],
             "table-night": lambda: [
                 tablenight.main_async(
                     work / "night",

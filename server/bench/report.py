@@ -25,9 +25,9 @@ def shown(value: float | str | None) -> str:
         return value
     if value != value:  # NaN: not measured
         return "—"
-    if abs(value) >= 1000:
+    if abs(value) >= 999.95:  # what would print as 1000.0
         return f"{value:,.0f}"
-    if abs(value) >= 10:
+    if abs(value) >= 9.995:
         return f"{value:.1f}"
     return f"{value:.2f}"
 

@@ -1,7 +1,8 @@
 """`agon bench` runs every scenario end to end (tiny sizes) and prints every table: it cannot rot.
 
 Timings are not asserted (the machine is shared); what is asserted is what a reader of the tables needs:
-each scenario's table, with a row per configuration whose figures are numbers, not blanks.
+each scenario's table, with a row per configuration whose figures are numbers, not blanks. The mix plays full
+rounds of every ruleset: a command the server refuses, or a view the bench cannot follow, fails the run.
 """
 
 from __future__ import annotations
@@ -12,12 +13,14 @@ import sys
 from pathlib import Path
 
 TITLES = {
+    "table night mix": 14,  # the five rulesets, the mix and the adjust load: closed loop and paced
     "table night": 2,  # sqlite, one process: closed loop and paced
     "idle crowd": 2,  # two connection counts
     "long contest": 2,  # two lengths
     "store": 2,  # sqlite and redis
-    "peer": 2,  # closed loop and paced
+    "peer": 4,  # the adjust load and the mix: closed loop and paced
 }
+RULESETS = ("extended", "herowars", "scored", "karbon", "contingency")  # each plays full rounds in the mix
 
 
 def _tables(text: str) -> dict[str, list[list[str]]]:
@@ -45,6 +48,8 @@ def test_every_scenario_prints_its_table(tmp_path: Path) -> None:
     printed = _tables(done.stdout)
     assert _tables(out.read_text()) == printed  # --output holds the very tables printed
     assert set(printed) == set(TITLES)
+    loads = {row[0] for row in printed["table night mix"]}
+    assert loads == {*RULESETS, "mix (all five)", "adjust only"}  # every ruleset's full rounds, and the mix
     for title, rows in printed.items():
         assert len(rows) == TITLES[title], (title, rows)
         for row in rows:
