@@ -1,4 +1,4 @@
-"""The application service: load (snapshot + tail) → decide → append with expected version.
+"""The application service: load (snapshot + tail) → the engine's step → append with expected version.
 
 The only place where the pure engine meets the store. A command id seen before returns the result of its
 first execution, never a second effect; a conflicting writer makes us reload and decide again. What this
@@ -17,7 +17,7 @@ import uuid
 from collections import OrderedDict
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, assert_never
 
 import msgspec
 
@@ -25,12 +25,13 @@ from protocol import errors
 from protocol.codec import decode, encode
 from protocol.common import Actor
 from protocol.errors import Refused
-from protocol.events import CONTEST_ID_PATTERN, Command, CreateContest, Declare, Envelope, Redo, Rewind, Undo
+from protocol.events import CONTEST_ID_PATTERN, Command, CreateContest, Envelope
 from protocol.views import ContestView
-from server.engine import handle
 from server.engine.contest import Contest, fold, needs_history, restored, trimmed
-from server.engine.dice import Roller, seed_hash
-from server.engine.ruleset import Context, Ruleset
+from server.engine.dice import seed_hash
+from server.engine.handle import event_id
+from server.engine.ruleset import Ruleset
+from server.engine.step import Decided, Decision, NeedsHistory, Repeated, StaleLink, draws_salt, opening, step
 from server.engine.views import contest_view, viewer_for
 from server.logs import Second
 from server.rulesets import ruleset as ruleset_named
@@ -115,8 +116,10 @@ class ContestService:
         if await self.store.head(contest_id) > 0:
             raise Refused(errors.CONTEST_EXISTS, f"contest: {contest_id!r} already exists")
         seed = self.entropy(32) if request.dice == "server" else None
-        pending = handle.create(rules, contest_id, request, seed_hash(seed) if seed else None)
-        envelopes = handle.first_envelopes(rules, contest_id, pending, actor, command_id, self.clock())
+        opened = opening(
+            rules, contest_id, request, actor, command_id, now=self.clock(), seed_hash=seed_hash(seed) if seed else None
+        )
+        envelopes = opened.envelopes
         if seed is not None:
             await self.store.save_secret(contest_id, seed_secret(seed_hash(seed)), seed)
         await self.store.save_secret(contest_id, TALK_SEED, secrets.token_bytes(32))  # for /roll in the table talk
@@ -126,8 +129,8 @@ class ContestService:
             raise Refused(errors.CONTEST_EXISTS, f"contest: {contest_id!r} already exists") from None
         self._seeds[contest_id] = seed
         self._read_only[contest_id] = False
-        self._keep(contest_id, (rules, fold(rules, envelopes)))
-        return Result(contest_id, envelopes[-1].version, envelopes)
+        self._keep(contest_id, (rules, opened.after))
+        return Result(contest_id, opened.version, envelopes)
 
     async def execute(
         self, contest_id: str, actor: Actor, command_id: str, command: Command, generation: int | None = None
@@ -150,55 +153,49 @@ class ContestService:
                     self._cache.move_to_end(contest_id)
                 rules, contest = cached or await self.load(contest_id)
                 self._with_commands(contest_id, contest)
-                seen = contest.command_version(actor.principal, command_id)
-                if seen is not None:
-                    # Sent again (its ack went missing): answered from the index while the store still holds
-                    # the head cached here; a store that came back without it is reported, then asked.
-                    if not await self.check_lost(contest_id, contest.version, contest.head_hash):
-                        return Result(contest_id, seen, repeated=True)
-                    trust_cache = False
-                    continue
-                if generation is not None and contest.generation(actor.principal) != generation:
-                    if cached is not None:  # this process may not have seen the re-issue (or the new link) yet
+                seed = await self._seed(contest)
+                decided = self._step(rules, contest, seed, actor, command_id, command, generation)
+                match decided:
+                    case Decided():
+                        pass  # appended below
+                    case Repeated(version=version):
+                        # Sent again (its ack went missing): answered from the index while the store still
+                        # holds the head cached here; a store that came back without it is reported, then asked.
+                        if not await self.check_lost(contest_id, contest.version, contest.head_hash):
+                            return Result(contest_id, version, repeated=True)
                         trust_cache = False
                         continue
-                    if (repeat := await self._repeat(contest_id, contest, actor, command_id)) is not None:
-                        return repeat
-                    raise Refused(
-                        errors.REVOKED, "token: this invitation was re-issued by the GM; ask for the new link"
-                    )
-                # A command from before the snapshot the contest was restored from is not in its index: the
-                # store is asked only when deciding or appending fails (a repeat's event ids are stored), not
-                # for every command; and before the history is loaded again for an undo, redo or rewind.
-                if isinstance(command, _NEED_HISTORY) and contest.elided:
-                    if (repeat := await self._repeat(contest_id, contest, actor, command_id)) is not None:
-                        return repeat
-                    contest = await self.with_history(contest_id, rules, contest)
-                now = self.clock()
-                ctx = Context(
-                    actor=actor,
-                    seats=contest.created.seats,
-                    now=now,
-                    version=contest.version + 1,
-                    dice=Roller(contest.created.dice, await self._seed(contest), contest.version + 1),
-                    # Only a declaration commits to anything: other commands draw no randomness (a system call).
-                    salt=self.entropy(16).hex() if isinstance(command, Declare) else "",
-                )
-                try:
-                    pending = handle.decide(rules, contest, command, ctx)
-                except Refused:
-                    if cached is None:
+                    case StaleLink():
+                        if cached is not None:  # this process may not have seen the re-issue (or the new link) yet
+                            trust_cache = False
+                            continue
                         if (repeat := await self._repeat(contest_id, contest, actor, command_id)) is not None:
                             return repeat
-                        raise
-                    # Refused on the cached state: another process may have moved the contest on. Refuse
-                    # only what the stored contest refuses.
-                    trust_cache = False
-                    stalled += 1
-                    continue
-                envelopes = handle.envelopes(
-                    rules, contest_id, contest.version, contest.head_hash, pending, actor, command_id, now
-                )
+                        raise Refused(
+                            errors.REVOKED, "token: this invitation was re-issued by the GM; ask for the new link"
+                        )
+                    case Refused():
+                        if cached is None:
+                            if (repeat := await self._repeat(contest_id, contest, actor, command_id)) is not None:
+                                return repeat
+                            raise decided
+                        # Refused on the cached state: another process may have moved the contest on. Refuse
+                        # only what the stored contest refuses.
+                        trust_cache = False
+                        stalled += 1
+                        continue
+                    case NeedsHistory():
+                        # A command from before the snapshot the contest was restored from is not in its
+                        # index: the store is asked only when deciding or appending fails (a repeat's event ids
+                        # are stored), not for every command; and before the history is loaded again for an
+                        # undo, redo or rewind, once per process (the contest is kept with it).
+                        if (repeat := await self._repeat(contest_id, contest, actor, command_id)) is not None:
+                            return repeat
+                        self._keep(contest_id, (rules, await self.with_history(contest_id, rules, contest)))
+                        continue
+                    case _:
+                        assert_never(decided)
+                envelopes = decided.envelopes
                 try:
                     written = await self.store.append(contest_id, _records(envelopes), contest.version)
                 except DuplicateError:
@@ -223,12 +220,39 @@ class ContestService:
                     continue
                 if written != [e.version for e in envelopes]:
                     return Result(contest_id, max(written), repeated=True)
-                folded = fold(rules, envelopes, contest)
+                folded = decided.after
                 self._remember(contest_id, rules, folded)
                 if self.on_appended is not None:
                     self.on_appended(contest_id, envelopes, contest, folded)
-                return Result(contest_id, envelopes[-1].version, envelopes)
+                return Result(contest_id, decided.version, envelopes)
         raise Refused(errors.CONFLICT, "the contest kept changing under this command: try again")
+
+    def _step(
+        self,
+        rules: Ruleset[Any],
+        contest: Contest[Any],
+        seed: bytes | None,
+        actor: Actor,
+        command_id: str,
+        command: Command,
+        generation: int | None,
+    ) -> Decision[Any] | Refused:
+        """The engine's step with this moment's inputs; a refusal as a value, for the loop to weigh."""
+        try:
+            return step(
+                rules,
+                contest,
+                actor,
+                command_id,
+                command,
+                generation=generation,
+                now=self.clock(),
+                seed=seed,
+                # Only a declaration commits to anything: other commands draw no randomness (a system call).
+                salt=self.entropy(16).hex() if draws_salt(command) else "",
+            )
+        except Refused as refused:
+            return refused
 
     # --- reading ------------------------------------------------------------------------------------
 
@@ -344,7 +368,7 @@ class ContestService:
         command), the batch's end read from there. None for a contest restored from no snapshot."""
         if not contest.indexed_after:
             return None
-        first = await self.store.find(contest_id, handle.event_id(actor, command_id, 0))
+        first = await self.store.find(contest_id, event_id(actor, command_id, 0))
         if first is None or first > contest.indexed_after:
             return None  # never ran, or after the snapshot: the index knows it (or the append will conflict)
         records = await self.store.read(contest_id, after=first - 1, limit=_BATCH_PAGE)
@@ -482,9 +506,6 @@ class ContestService:
 
 _BATCH_PAGE = 16
 """Events read at a time to find where a stored command's batch ends."""
-
-_NEED_HISTORY = (Undo, Redo, Rewind)
-"""Commands that change the effective history: deciding and folding them needs it whole."""
 
 IMPORTED = "imported"
 """The store secret marking an imported (read-only) contest."""

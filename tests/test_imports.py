@@ -140,6 +140,7 @@ BELOW_THE_FEEDS = ("server.engine", "server.store")
 """``server.net`` keeps sockets, auth and HTTP: it reaches contests through the backend it is handed
 (``server.backend``: the service and the feeds), never the engine or a store directly."""
 
+
 def below(module: str) -> bool:
     return any(module == b or module.startswith(b + ".") for b in BELOW_THE_FEEDS)
 

@@ -1,4 +1,4 @@
-"""A pure table for any registered ruleset: commands through the engine, no store, clock or randomness."""
+"""A pure table for any registered ruleset: commands through the engine's step, no store, clock or randomness."""
 
 from __future__ import annotations
 
@@ -6,10 +6,10 @@ from typing import Any
 
 from protocol.common import Actor
 from protocol.events import Command, CreateContest, Envelope
-from server.engine import handle
-from server.engine.contest import Contest, fold
-from server.engine.dice import Roller, seed_hash
-from server.engine.ruleset import Context, Ruleset
+from server.engine.contest import Contest
+from server.engine.dice import seed_hash
+from server.engine.ruleset import Ruleset
+from server.engine.step import Decided, opening, step
 from tests.conformance.kit import Table
 
 SEED = bytes(range(100, 132))
@@ -25,9 +25,9 @@ class Driver:
         self.salts = 0
         gm = next(s for s in request.seats if s.role == "gm")
         seed = seed_hash(SEED) if request.dice == "server" else None
-        pending = handle.create(rules, "c", request, seed)
-        self.log: list[Envelope] = handle.first_envelopes(rules, "c", pending, Actor(gm.id, "gm"), "create", "t0")
-        self.contest: Contest[Any] = fold(rules, self.log)
+        opened = opening(rules, "c", request, Actor(gm.id, "gm"), "create", now="t0", seed_hash=seed)
+        self.log: list[Envelope] = list(opened.envelopes)
+        self.contest: Contest[Any] = opened.after
 
     @property
     def actors(self) -> list[Actor]:
@@ -37,30 +37,21 @@ class Driver:
     def table(self) -> Table:
         return Table(self.contest.rules, self.contest.created.seats, self.request.dice, self.contest.version)
 
-    def ctx(self, actor: Actor) -> Context:
+    def do(self, actor: Actor, command: Command) -> list[Envelope]:
         self.salts += 1
-        key = self.contest.version + 1
-        return Context(
-            actor=actor,
-            seats=self.contest.created.seats,
-            now=f"t{key}",
-            version=key,
-            dice=Roller(self.request.dice, SEED if self.request.dice == "server" else None, key),
+        version = self.contest.version
+        decided = step(
+            self.rules,
+            self.contest,
+            actor,
+            f"cmd-{version}",
+            command,
+            now=f"t{version}",
+            seed=SEED if self.request.dice == "server" else None,
             salt=f"{self.salts:032x}",
         )
-
-    def do(self, actor: Actor, command: Command) -> list[Envelope]:
-        pending = handle.decide(self.rules, self.contest, command, self.ctx(actor))
-        batch = handle.envelopes(
-            self.rules,
-            "c",
-            self.contest.version,
-            self.contest.head_hash,
-            pending,
-            actor,
-            f"cmd-{self.contest.version}",
-            f"t{self.contest.version}",
-        )
-        self.contest = fold(self.rules, batch, self.contest)
+        assert isinstance(decided, Decided), decided  # a new command id on a contest holding its history
+        self.contest = decided.after
+        batch = list(decided.envelopes)
         self.log.extend(batch)
         return batch

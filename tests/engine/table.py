@@ -1,4 +1,4 @@
-"""A pure test table: plays commands through the engine with no store, no clock and no randomness."""
+"""A pure test table: plays commands through the engine's step with no store, no clock and no randomness."""
 
 from __future__ import annotations
 
@@ -11,10 +11,9 @@ from protocol.events import Command, CreateContest, Envelope
 from protocol.rulesets import extended as x
 from protocol.rulesets import herowars as h
 from protocol.rulesets import scored as s
-from server.engine import handle
-from server.engine.contest import Contest, fold
-from server.engine.dice import Roller, seed_hash
-from server.engine.ruleset import Context
+from server.engine.contest import Contest
+from server.engine.dice import seed_hash
+from server.engine.step import Decided, opening, step
 from server.rulesets import ruleset
 
 GM = Actor("gm", "gm")
@@ -65,36 +64,27 @@ class Table:
         self.ruleset = ruleset(self.request.ruleset)
         self.id = self.request.contest or "duel"
         seed = seed_hash(SEED) if self.request.dice == "server" else None
-        pending = handle.create(self.ruleset, self.id, self.request, seed)
-        self.log = handle.first_envelopes(self.ruleset, self.id, pending, GM, "create", "t0")
-        self.contest: Contest[Any] = fold(self.ruleset, self.log)
-
-    def ctx(self, actor: Actor) -> Context:
-        self.salts += 1
-        seed = SEED if self.request.dice == "server" else None
-        return Context(
-            actor=actor,
-            seats=self.contest.created.seats,
-            now=f"t{self.contest.version}",
-            version=self.contest.version + 1,
-            dice=Roller(self.request.dice, seed, self.contest.version + 1),  # type: ignore[arg-type]
-            salt=f"{self.salts:032x}",
-        )
+        opened = opening(self.ruleset, self.id, self.request, GM, "create", now="t0", seed_hash=seed)
+        self.log = list(opened.envelopes)
+        self.contest: Contest[Any] = opened.after
 
     def do(self, actor: Actor, command: Command) -> list[Envelope]:
         """Execute or raise Refused; a refusal leaves the table unchanged."""
-        pending = handle.decide(self.ruleset, self.contest, command, self.ctx(actor))
-        batch = handle.envelopes(
+        self.salts += 1
+        version = self.contest.version
+        decided = step(
             self.ruleset,
-            self.id,
-            self.contest.version,
-            self.contest.head_hash,
-            pending,
+            self.contest,
             actor,
-            f"cmd-{self.contest.version}",
-            f"t{self.contest.version}",
+            f"cmd-{version}",
+            command,
+            now=f"t{version}",
+            seed=SEED if self.request.dice == "server" else None,
+            salt=f"{self.salts:032x}",
         )
-        self.contest = fold(self.ruleset, batch, self.contest)
+        assert isinstance(decided, Decided), decided  # a new command id on a contest holding its history
+        self.contest = decided.after
+        batch = list(decided.envelopes)
         self.log.extend(batch)
         return batch
 
