@@ -171,15 +171,67 @@ def _struct_changed(old: msgspec.Struct, new: msgspec.Struct, path: str, ops: li
     for name, attribute in _members(kind):
         a = getattr(old, attribute)
         b = getattr(new, attribute)
-        if a is b or (type(a) is type(b) and a == b):
-            continue
-        where = f"{path}/{escape(name)}"
-        if isinstance(a, msgspec.Struct) and isinstance(b, msgspec.Struct):
-            _struct_changed(a, b, where, ops)
-            continue
+        if not _alike(a, b):
+            _value_changed(a, b, f"{path}/{escape(name)}", ops)
+
+
+def _alike(a: Any, b: Any) -> bool:
+    return a is b or (type(a) is type(b) and bool(a == b))
+
+
+def _value_changed(a: Any, b: Any, path: str, ops: list[Op]) -> None:
+    """The ops for two members of messages that Python's equality calls different: structs and lists of structs
+    are walked as ``diff`` walks their documents, anything else is made a document and diffed."""
+    if isinstance(a, msgspec.Struct) and isinstance(b, msgspec.Struct):
+        _struct_changed(a, b, path, ops)
+    elif type(a) is list and type(b) is list and _structs(a) and _structs(b):
+        local: list[Op] = []
+        _struct_list(a, b, path, local)
+        if len(local) > 1 and len(_encoder.encode(local)) >= len(_encoder.encode(Replace(path, b))):
+            ops.append(Replace(path, to_builtins(b)))  # a struct encodes as long as its document
+        else:
+            ops.extend(local)
+    else:
         before, after = to_builtins(a), to_builtins(b)
         if not _same(before, after):
-            _changed(before, after, where, ops)
+            _changed(before, after, path, ops)
+
+
+def _structs(values: list[Any]) -> bool:
+    return all(isinstance(value, msgspec.Struct) for value in values)
+
+
+def _struct_list(old: list[Any], new: list[Any], path: str, ops: list[Op]) -> None:
+    """``_diff_list`` over two lists of structs, elements compared by Python's equality and walked as structs."""
+    n_old, n_new = len(old), len(new)
+    prefix = 0
+    while prefix < n_old and prefix < n_new and _alike(old[prefix], new[prefix]):
+        prefix += 1
+    suffix = 0
+    while (
+        suffix < n_old - prefix and suffix < n_new - prefix and _alike(old[n_old - 1 - suffix], new[n_new - 1 - suffix])
+    ):
+        suffix += 1
+    mid_old, mid_new = n_old - prefix - suffix, n_new - prefix - suffix
+    if mid_old > 1:
+        for dropped in range(1, min(mid_old - 1, _SLIDE) + 1):  # a window that slid (``_slid``)
+            kept = mid_old - dropped
+            if kept > mid_new or old[prefix + dropped : prefix + mid_old] != new[prefix : prefix + kept]:
+                continue
+            ops.extend(Remove(f"{path}/{prefix}") for _ in range(dropped))
+            for i in range(prefix + kept, prefix + mid_new):
+                ops.append(Add(f"{path}/-" if suffix == 0 else f"{path}/{i}", to_builtins(new[i])))
+            return
+    common = min(mid_old, mid_new)
+    for i in range(prefix, prefix + common):
+        if i == prefix or not _alike(old[i], new[i]):
+            _struct_changed(old[i], new[i], f"{path}/{i}", ops)
+    if mid_old > mid_new:
+        for i in reversed(range(prefix + common, prefix + mid_old)):
+            ops.append(Remove(f"{path}/{i}"))
+    else:
+        for i in range(prefix + common, prefix + mid_new):
+            ops.append(Add(f"{path}/-" if suffix == 0 else f"{path}/{i}", to_builtins(new[i])))
 
 
 def _changed(old: Json, new: Json, path: str, ops: list[Op]) -> None:

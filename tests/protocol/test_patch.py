@@ -547,6 +547,7 @@ class Board(msgspec.Struct, frozen=True, rename={"turn": "whose_turn"}):
     history: list[int]
     sparse: Sparse
     spare: Point | None = None
+    marks: list[Point] = []
 
 
 labels = st.none() | st.sampled_from(["a", "b", "a/b", "~c"])
@@ -559,6 +560,7 @@ boards = st.builds(
     history=st.lists(st.integers(0, 5), max_size=8),
     sparse=st.builds(Sparse, note=st.sampled_from(["", "hi"]), count=st.integers(0, 2)),
     spare=st.none() | points,
+    marks=st.lists(st.builds(Point, x=st.integers(0, 6)), max_size=7),  # windows that slide, lists that grow
 )
 
 
@@ -566,7 +568,8 @@ boards = st.builds(
 @given(boards, boards)
 def test_diffing_two_messages_writes_the_ops_of_diffing_their_documents(old: Board, new: Board) -> None:
     """Member by member, renamed members, a union member changing type, a struct that omits its defaults, an
-    optional member coming and going: op for op what ``diff`` writes for the two documents."""
+    optional member coming and going, lists of structs growing, shrinking and sliding: op for op what ``diff``
+    writes for the two documents."""
     before, after = msgspec.to_builtins(old, order="sorted"), msgspec.to_builtins(new, order="sorted")
     ops = jp.diff_views(old, new)
     assert ops == jp.diff(before, after)
@@ -589,3 +592,21 @@ def test_a_message_diff_reads_only_what_changed() -> None:
     with pytest.raises(TypeError):
         msgspec.to_builtins(Opaque())
     assert jp.diff_views(View(1, Opaque()), View(2, Opaque())) == [jp.Replace("/version", 2)]
+
+
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        ([0, 1, 2, 3, 4, 5], [2, 3, 4, 5, 6]),  # a window that slid: two dropped at the front, one added
+        ([0, 1, 2, 3], [0, 1, 9, 3]),  # one element changed inside
+        ([0, 1, 2, 3], [0, 9, 8, 7]),  # most changed: the list is replaced if that is shorter
+        ([0, 1], [0, 1, 2, 3]),  # grown at the end
+        ([0, 1, 2, 3], [3]),  # shrunk
+    ],
+)
+def test_a_list_of_structs_is_diffed_as_its_document(old: list[int], new: list[int]) -> None:
+    def board(marks: list[int]) -> Board:
+        return Board("ann", Point(0), {}, [], Sparse(), marks=[Point(x, label=f"mark {x}") for x in marks])
+
+    before, after = msgspec.to_builtins(board(old), order="sorted"), msgspec.to_builtins(board(new), order="sorted")
+    assert jp.diff_views(board(old), board(new)) == jp.diff(before, after)
