@@ -191,10 +191,18 @@ def _value_changed(a: Any, b: Any, path: str, ops: list[Op]) -> None:
             ops.append(Replace(path, to_builtins(b)))  # a struct encodes as long as its document
         else:
             ops.extend(local)
+    elif _scalar(a) and _scalar(b):
+        if not _same(a, b):
+            ops.append(Replace(path, b))
     else:
         before, after = to_builtins(a), to_builtins(b)
         if not _same(before, after):
             _changed(before, after, path, ops)
+
+
+def _scalar(value: Any) -> bool:
+    kind = type(value)
+    return value is None or kind is str or kind is int or kind is bool or kind is float
 
 
 def _structs(values: list[Any]) -> bool:

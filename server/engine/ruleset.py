@@ -129,6 +129,10 @@ class Ruleset(Generic[S]):
     # written for the events common enough to be worth it; None (the default) for any other event, whose views
     # the engine diffs. A law of the conformance suite checks that every patch written turns the one view into
     # the other.
+    # the views of several viewers at once, in order, equal to ``view`` of each (a law of the conformance suite):
+    # a ruleset whose view has parts every sight shares (the order of play, the map, the score) works them out
+    # once per state instead of once per sight. None (the default): ``view`` for each viewer
+    views: Callable[[S, Sequence[Viewer]], list[Any]] | None = None
     view_patches: Callable[[S, S, Any, Sequence[Viewer], str], list[list[Op]] | None] = (
         lambda before, after, event, viewers, root: None
     )

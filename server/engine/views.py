@@ -73,8 +73,10 @@ def contest_views(ruleset: Ruleset[Any], contest: Contest[Any], viewers: Sequenc
     declared = [d for d in contest.declared.values() if d.window == window.id] if window is not None else []
     can_undo, can_redo = _can_undo(contest), _can_redo(contest)
     waiting = waiting_views(ruleset, contest, viewers)
+    rules = contest.rules
+    shown = ruleset.views(rules, viewers) if ruleset.views is not None else [ruleset.view(rules, v) for v in viewers]
     views: list[ContestView] = []
-    for viewer, waits in zip(viewers, waiting, strict=True):
+    for viewer, waits, rules_view in zip(viewers, waiting, shown, strict=True):
         seal = None
         if window is not None:
             seen = [
@@ -100,7 +102,7 @@ def contest_views(ruleset: Ruleset[Any], contest: Contest[Any], viewers: Sequenc
                 can_undo=can_undo,
                 can_redo=can_redo,
                 waiting=waits,
-                rules=ruleset.view(contest.rules, viewer),
+                rules=rules_view,
             )
         )
     return views

@@ -65,7 +65,14 @@ from server.engine.contest import (
 )
 from server.engine.names import naming
 from server.engine.ruleset import Ruleset, Viewer
-from server.engine.views import contest_view, shown_event, sight, viewer_for, written_patches
+from server.engine.views import (
+    contest_view,
+    contest_views,
+    shown_event,
+    sight,
+    viewer_for,
+    written_patches,
+)
 from server.feed.notices import notice_frame
 from server.feed.views import view_doc
 from server.rulesets import RULESETS
@@ -402,6 +409,10 @@ def machine(rules: Ruleset[Any], strategy: Strategy) -> type[RuleBasedStateMachi
             check_waiting(rules, self.d.contest, doc, viewer.principal)
 
         def _check_views(self) -> None:
+            seen = [viewer for _, viewer in self.viewers()]
+            together = contest_views(rules, self.d.contest, seen)
+            alone = [contest_view(rules, self.d.contest, viewer) for viewer in seen]
+            assert together == alone, "the views built together are not each viewer's view built alone"
             for actor, viewer in self.viewers():
                 old, new = self.docs[actor.principal], view_doc(rules, self.d.contest, viewer)
                 self._check_view(viewer, new)

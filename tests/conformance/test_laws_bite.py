@@ -1,5 +1,6 @@
-"""The laws of the view patches have teeth: a ruleset that writes one wrong op, or a message diff that loses one,
-fails the conformance suite. (A law that cannot fail checks nothing.)"""
+"""The laws of the views and their patches have teeth: a ruleset that writes one wrong op, a message diff that loses
+one, or views built together that hand one viewer's part to all, fail the conformance suite. (A law that cannot
+fail checks nothing.)"""
 
 from __future__ import annotations
 
@@ -66,3 +67,14 @@ def test_a_message_diff_that_loses_one_op_fails_the_law(name: str, monkeypatch: 
 
     monkeypatch.setattr(test_conformance, "diff_views", lossy)
     assert fails(RULESETS[name])
+
+
+@pytest.mark.parametrize("name", ["contingency", "scored"])
+def test_views_built_together_that_hand_one_viewer_s_part_to_all_fail_the_law(name: str) -> None:
+    rules = RULESETS[name]
+    assert rules.views is not None
+
+    def alike(state: Any, viewers: Sequence[Viewer]) -> list[Any]:
+        return [rules.view(state, viewers[0])] * len(viewers) if viewers else []
+
+    assert fails(dataclasses.replace(rules, views=alike))

@@ -24,7 +24,7 @@ from server.rules.contingency.landscape import (
     check_zone,
 )
 from server.rules.contingency.state import ContingencyState, enlist
-from server.rules.contingency.view import redact, view
+from server.rules.contingency.view import redact, view, views
 from server.rules.contingency.waiting import waiting
 
 
@@ -161,6 +161,7 @@ CONTINGENCY: Ruleset[ContingencyState] = Ruleset(
     decide=decide,
     evolve=evolve,
     view=view,
+    views=views,
     outcome=outcome,
     window=window,
     check_declaration=check_declaration,

@@ -9,25 +9,35 @@ never played). A skipped action is never turned over: its name stays hidden in v
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 import msgspec
 
 from protocol.events import Revealed, RevealEntry
 from protocol.rulesets import contingency as c
 from server.engine.ruleset import Viewer
 from server.rules.contingency import order as o
-from server.rules.contingency.state import ContingencyState, Planned
+from server.rules.contingency.state import ContingencyState, Fighter, Planned
 
 
 def view(state: ContingencyState, viewer: Viewer) -> c.ContingencyView:
+    return views(state, [viewer])[0]
+
+
+def views(state: ContingencyState, viewers: Sequence[Viewer]) -> list[c.ContingencyView]:
+    """Each viewer's view; the map, the order of play and the ranges, which every sight shares, worked out once."""
+    if not viewers:
+        return []
     fighters = state.fighters
     upcoming = o.queue(state)
     queued = {p.id for p in upcoming}
     done = sorted((p for p in state.actions.values() if p.status != "planned"), key=lambda p: p.seq)
     later = [p for p in state.actions.values() if p.status == "planned" and p.id not in queued]
+    played = [*done, *upcoming, *later]
     rolling = state.rolling
     nxt = o.next_action(state, upcoming)
     engaged = o.partners(state)
-    return c.ContingencyView(
+    shared = c.ContingencyView(
         round=state.round,
         phase=state.phase,
         intent_mode=state.mode,
@@ -46,27 +56,10 @@ def view(state: ContingencyState, viewer: Viewer) -> c.ContingencyView:
             for zone in state.zones.values()
         ],
         connections=list(state.connections),
-        characters=[
-            c.CharacterView(
-                id=f.id,
-                name=f.name,
-                zone=f.zone,
-                engaged_with=engaged[f.id],
-                controlled_by_you=viewer.controls(f.id) or (viewer.role == "gm" and not f.player),
-                actions_taken=f.taken,
-                stepped=f.stepped,
-                movement_points=f.mp,
-                omens=f.omens,
-                granted=list(f.granted) if sees_intent(state, f.id, viewer) else [],
-                dice=list(f.dice),
-                skills=sorted(f.skills),
-                skill_dice={k: list(v) for k, v in sorted(f.skills.items())},
-            )
-            for f in fighters.values()
-        ],
+        characters=[],
         things=list(state.things.values()),
         ranges=o.every_range(state),
-        actions=[_action(state, p, viewer) for p in [*done, *upcoming, *later]],
+        actions=[],
         next_action=nxt.id if nxt is not None else None,
         rolling=None
         if rolling is None
@@ -80,7 +73,34 @@ def view(state: ContingencyState, viewer: Viewer) -> c.ContingencyView:
         last=state.last,
         last_sides=list(state.last_sides),
         environmental=list(state.environmental),
-        catalogue=_cards(state, viewer),
+        catalogue=[],
+    )
+    return [
+        msgspec.structs.replace(
+            shared,
+            characters=[_character(state, f, engaged[f.id], viewer) for f in fighters.values()],
+            actions=[_action(state, p, viewer) for p in played],
+            catalogue=_cards(state, viewer),
+        )
+        for viewer in viewers
+    ]
+
+
+def _character(state: ContingencyState, f: Fighter, engaged: list[str], viewer: Viewer) -> c.CharacterView:
+    return c.CharacterView(
+        id=f.id,
+        name=f.name,
+        zone=f.zone,
+        engaged_with=engaged,
+        controlled_by_you=viewer.controls(f.id) or (viewer.role == "gm" and not f.player),
+        actions_taken=f.taken,
+        stepped=f.stepped,
+        movement_points=f.mp,
+        omens=f.omens,
+        granted=list(f.granted) if sees_intent(state, f.id, viewer) else [],
+        dice=list(f.dice),
+        skills=sorted(f.skills),
+        skill_dice={k: list(v) for k, v in sorted(f.skills.items())},
     )
 
 

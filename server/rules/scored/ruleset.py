@@ -15,7 +15,7 @@ from server.rules.scored.decide import check_declaration, decide
 from server.rules.scored.describe import describe
 from server.rules.scored.evolve import evolve
 from server.rules.scored.state import Member, ScoredState
-from server.rules.scored.view import view
+from server.rules.scored.view import view, views
 from server.rules.scored.waiting import waiting
 
 
@@ -118,6 +118,7 @@ SCORED: Ruleset[ScoredState] = Ruleset(
     decide=decide,
     evolve=evolve,
     view=view,
+    views=views,
     outcome=outcome,
     window=window,
     check_declaration=check_declaration,

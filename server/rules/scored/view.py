@@ -3,6 +3,10 @@ engine's to hide until both are in; story points are shown to their controller a
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
+import msgspec
+
 from protocol.rulesets import scored as s
 from server.engine.ruleset import Viewer
 from server.rules.questworlds.hero_points import awaiting_for, pending_for
@@ -13,27 +17,25 @@ from server.rules.scored.state import Member, ScoredState
 
 
 def view(state: ScoredState, viewer: Viewer) -> s.ScoredView:
+    return views(state, [viewer])[0]
+
+
+def views(state: ScoredState, viewers: Sequence[Viewer]) -> list[s.ScoredView]:
+    """Each viewer's view; the score, the chart and what an assist faces, which every sight shares, worked out
+    once."""
+    if not viewers:
+        return []
     pending = state.pending
-    return s.ScoredView(
+    shared = s.ScoredView(
         prize=state.prize,
         round=state.round,
         phase=state.phase,
         initiative=state.initiative,
         responder=state.responder,
         tactics=dict(state.tactics) if state.phase != "declaring" else {},
-        contestants=[_member(state, m, viewer) for m in state.members.values()],
+        contestants=[],
         score=score(state),
-        pending=None
-        if pending is None
-        else s.PendingView(
-            kind=pending.kind,
-            first=pending.first,
-            second=pending.second,
-            target=pending.target,
-            spent=dict(pending.spent),
-            waiting_for=awaiting_for(state.story_point_window, pending.waiting, viewer),
-            may_spend=pending_for(pending.may_spend, viewer),
-        ),
+        pending=None,
         next_assist=_next_assist(state),
         chart=[
             s.ChartPoint(round=p.round, kind=p.kind, tallies=dict(p.tallies)) for p in state.chart[-s.CHART_POINTS :]
@@ -44,6 +46,24 @@ def view(state: ScoredState, viewer: Viewer) -> s.ScoredView:
         parting_shot_targets=sorted(state.taken_out),
         last_roll=state.last_roll,
     )
+    return [
+        msgspec.structs.replace(
+            shared,
+            contestants=[_member(state, m, viewer) for m in state.members.values()],
+            pending=None
+            if pending is None
+            else s.PendingView(
+                kind=pending.kind,
+                first=pending.first,
+                second=pending.second,
+                target=pending.target,
+                spent=dict(pending.spent),
+                waiting_for=awaiting_for(state.story_point_window, pending.waiting, viewer),
+                may_spend=pending_for(pending.may_spend, viewer),
+            ),
+        )
+        for viewer in viewers
+    ]
 
 
 def score(state: ScoredState) -> dict[str, str]:
