@@ -18,7 +18,7 @@ from server.rules.extended.describe import describe
 from server.rules.extended.evolve import evolve
 from server.rules.extended.redact import redact
 from server.rules.extended.state import ExtendedState, Fighter
-from server.rules.extended.view import view, view_patches
+from server.rules.extended.view import view, view_patches, views
 from server.rules.extended.waiting import waiting
 from server.rules.questworlds.chart import started
 from server.rules.questworlds.setup import modified_rating, player_controlled
@@ -130,6 +130,7 @@ EXTENDED: Ruleset[ExtendedState] = Ruleset(
     decide=decide,
     evolve=evolve,
     view=view,
+    views=views,
     view_patches=view_patches,
     outcome=outcome,
     window=window,

@@ -16,17 +16,17 @@ from server.rules.questworlds.hero_points import awaiting_for, pending_for
 
 
 def view(state: ExtendedState, viewer: Viewer) -> x.ExtendedView:
+    return views(state, [viewer])[0]
+
+
+def views(state: ExtendedState, viewers: Sequence[Viewer]) -> list[x.ExtendedView]:
+    """Each viewer's view; all but the contestants, the chart and whose hero point is awaited shared."""
+    if not viewers:
+        return []
     exchange = state.exchange
-    return x.ExtendedView(
-        prize=state.prize,
-        round=state.round,
-        phase=state.phase,
-        order=list(state.order),
-        next_actor=state.actor,
-        contestants=[_contestant(f, viewer) for f in state.fighters.values()],
-        intents=dict(state.intents),
-        proposals=dict(state.proposals),
-        exchange=None
+    charts = [chart_for(state, viewer) for viewer in viewers]
+    shared_exchange = (
+        None
         if exchange is None
         else x.ExchangeView(
             number=exchange.number,
@@ -40,12 +40,23 @@ def view(state: ExtendedState, viewer: Viewer) -> x.ExtendedView:
             actor_level=exchange.actor_level,
             defender_level=exchange.defender_level,
             hero_points_spent=list(exchange.spent),
-            hero_points_pending=pending_for(exchange.eligible, viewer),
-            answers_pending=awaiting_for(state.hero_point_window, exchange.waiting, viewer),
-        ),
+            hero_points_pending=[],
+            answers_pending=[],
+        )
+    )
+    shared = x.ExtendedView(
+        prize=state.prize,
+        round=state.round,
+        phase=state.phase,
+        order=list(state.order),
+        next_actor=state.actor,
+        contestants=[],
+        intents=dict(state.intents),
+        proposals=dict(state.proposals),
+        exchange=None,
         last=state.last,
         outcome=state.outcome,
-        chart=chart_for(state, viewer),
+        chart=charts[0],
         better_roll=state.better_roll,
         group=state.group,
         order_mode=state.order_mode,
@@ -60,6 +71,21 @@ def view(state: ExtendedState, viewer: Viewer) -> x.ExtendedView:
         players_type_faces=state.players_type_faces,
         last_roll=state.last_roll,
     )
+    return [
+        msgspec.structs.replace(
+            shared,
+            contestants=[_contestant(f, viewer) for f in state.fighters.values()],
+            exchange=None
+            if exchange is None or shared_exchange is None
+            else msgspec.structs.replace(
+                shared_exchange,
+                hero_points_pending=pending_for(exchange.eligible, viewer),
+                answers_pending=awaiting_for(state.hero_point_window, exchange.waiting, viewer),
+            ),
+            chart=chart,
+        )
+        for viewer, chart in zip(viewers, charts, strict=True)
+    ]
 
 
 def view_patches(

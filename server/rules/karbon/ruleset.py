@@ -15,7 +15,7 @@ from server.rules.karbon.describe import describe, names
 from server.rules.karbon.dice import scene_dice
 from server.rules.karbon.evolve import evolve
 from server.rules.karbon.state import KarbonState
-from server.rules.karbon.view import phase, view
+from server.rules.karbon.view import phase, view, views
 from server.rules.karbon.waiting import waiting
 
 MAX_FORTUNE = k.MAX_FORTUNE
@@ -78,6 +78,7 @@ KARBON: Ruleset[KarbonState] = Ruleset(
     decide=decide,
     evolve=evolve,
     view=view,
+    views=views,
     outcome=outcome,
     window=window,
     check_declaration=check_declaration,

@@ -3,6 +3,8 @@ and the engine keeps it sealed until it is revealed)."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from protocol.rulesets import karbon as k
 from server.engine.ruleset import Viewer
 from server.rules.karbon.state import KarbonState
@@ -19,6 +21,11 @@ def phase(state: KarbonState) -> k.Phase:
     if contest.rolled:
         return "test"
     return "declaring" if contest.all_in is None else "ready"
+
+
+def views(state: KarbonState, viewers: Sequence[Viewer]) -> list[k.KarbonView]:
+    """Everyone at the table sees the same: one view, shared by every viewer."""
+    return [view(state, viewers[0])] * len(viewers) if viewers else []
 
 
 def view(state: KarbonState, viewer: Viewer) -> k.KarbonView:
