@@ -53,11 +53,13 @@ class Backend:
         if feed is not None:
             self.hub.spawn(feed.resync())
 
-    def _appended(self, contest: str, envelopes: Sequence[Envelope], before: Contest[Any], after: Contest[Any]) -> None:
+    def _appended(
+        self, contest: str, envelopes: Sequence[Envelope], before: Contest[Any], states: Sequence[Contest[Any]]
+    ) -> None:
         """Publish this process's own appends without reading them back from the store."""
         feed = self.hub.get(contest)
         if feed is not None:
-            feed.offer(envelopes, before, after)
+            feed.offer(envelopes, before, states)
 
     async def ping(self) -> None:
         """Raises unless the store answers."""

@@ -98,10 +98,10 @@ class ContestService:
     lost: dict[str, int] = field(default_factory=dict)
     """Contests whose store came back without events this process had seen acknowledged: how many."""
     on_lost: Callable[[str, int], None] | None = None
-    on_appended: Callable[[str, Sequence[Envelope], Contest[Any], Contest[Any]], None] | None = None
-    """Called with every batch this process appended, as soon as it is stored, with the contest before and
-    after it: the local feed publishes it at once (other processes learn of it through the store's
-    subscription)."""
+    on_appended: Callable[[str, Sequence[Envelope], Contest[Any], Sequence[Contest[Any]]], None] | None = None
+    """Called with every batch this process appended, as soon as it is stored, with the contest before it and
+    the contest after each of its events: the local feed publishes it at once, without folding it again (other
+    processes learn of it through the store's subscription)."""
 
     # --- commands -----------------------------------------------------------------------------------
 
@@ -223,7 +223,7 @@ class ContestService:
                 folded = decided.after
                 self._remember(contest_id, rules, folded)
                 if self.on_appended is not None:
-                    self.on_appended(contest_id, envelopes, contest, folded)
+                    self.on_appended(contest_id, envelopes, contest, decided.states)
                 return Result(contest_id, decided.version, envelopes)
         raise Refused(errors.CONFLICT, "the contest kept changing under this command: try again")
 

@@ -97,8 +97,8 @@ class Bench:
         )
         await feed.start()
 
-        def appended(contest: str, envelopes: Any, before: Any, after: Any) -> None:
-            feed.offer(envelopes, before, after)  # as server.backend does with this process's appends
+        def appended(contest: str, envelopes: Any, before: Any, states: Any) -> None:
+            feed.offer(envelopes, before, states)  # as server.backend does with this process's appends
 
         self.service.on_appended = appended
         actors = [Actor(seat.id, seat.role) for seat in self.seats]

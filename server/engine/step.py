@@ -67,13 +67,23 @@ class Decided(msgspec.Struct, Generic[S], frozen=True, dict=True):
 
     @property
     def after(self) -> Contest[S]:
+        return self.states[-1]
+
+    @property
+    def states(self) -> Sequence[Contest[S]]:
+        """The contest after each of the batch's events, in order (the last is ``after``): a feed of this
+        process publishes the batch from them without folding it again."""
         # Kept in the instance's ``__dict__`` (msgspec's place for private runtime state), as
         # ``functools.cached_property`` would, without the lock it takes on Python 3.11 for every command.
         memo = self.__dict__
-        after: Contest[S] | None = memo.get("after")
-        if after is None:
-            after = memo["after"] = fold(self.ruleset, self.envelopes, self.before)
-        return after
+        states: list[Contest[S]] | None = memo.get("states")
+        if states is None:
+            states = memo["states"] = []
+            contest = self.before
+            for envelope in self.envelopes:
+                contest = fold(self.ruleset, (envelope,), contest)
+                states.append(contest)
+        return states
 
 
 Decision: TypeAlias = Repeated | StaleLink | NeedsHistory | Decided[S]

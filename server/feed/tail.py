@@ -199,17 +199,18 @@ class ContestTail:
         if envelope.batch_end:
             self._publish()
 
-    def offer(self, envelopes: Sequence[Envelope], before: Contest[Any], after: Contest[Any]) -> None:
-        """A batch this process has just appended, taking the contest from ``before`` to ``after``: publish it
-        now. Versions already taken are skipped; a batch beyond a gap is left to the store's subscription, which
-        reads everything in order. When this feed holds ``before`` itself, it takes ``after`` as the batch's
-        last state rather than folding it again (folding is deterministic)."""
+    def offer(self, envelopes: Sequence[Envelope], before: Contest[Any], states: Sequence[Contest[Any]]) -> None:
+        """A batch this process has just appended, taking the contest from ``before`` through ``states`` (the
+        contest after each of its events): publish it now. Versions already taken are skipped; a batch beyond a
+        gap is left to the store's subscription, which reads everything in order. When this feed holds
+        ``before`` itself, it takes each event's state rather than folding the batch again (folding is
+        deterministic, and a second fold of the same contest would copy its command index)."""
         if self._task is None or self._task.done() or needs_history(self._folding, envelopes):
             return  # the subscription brings it, once the history is loaded
         same = self._folding is before
-        for envelope in envelopes:
+        for envelope, state in zip(envelopes, states, strict=True):
             if envelope.version == self._folding.version + 1 and envelope.prev_hash == self._folding.head_hash:
-                self._take(envelope, after if same and envelope is envelopes[-1] else None)
+                self._take(envelope, state if same else None)
 
     async def resync(self) -> None:
         """The stream lost versions this feed published: start again from what the store holds, and send
