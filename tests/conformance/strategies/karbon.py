@@ -2,12 +2,15 @@
 
 After every event the twenty dice are all still there, each in one place, and no chip count, stack or
 Fortune is negative. After every command a chip has left play only where a rule pays it out or discards it
-(``check_batch``).
+(``check_batch``). The commands lean towards the overflow that law is about: a payout that fills the victory
+track with chips left over (the track one slot from full, the narrator's stack at four, a peril roll with
+two hits or more, or stacking in the test up to the track's room and past it).
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import cast
 
 from hypothesis import strategies as st
 
@@ -22,6 +25,18 @@ from tests.conformance.kit import Table, sealed_text
 
 SIDES: list[k.Side] = ["agent", "narrator"]
 EVERY_DIE = {d.id: d.sides for d in [*scene_dice()[0], *scene_dice()[1]]}
+OVERFLOW_PERIL = {"physical": 2, "server": 8}
+"""Peril dice enough for a glitch and a chip over from a stack of four: two typed hits, or eight server dice
+(a d8 hits three times in eight: two hits or more from eight dice six times in seven)."""
+
+Weighted = list[tuple[int, st.SearchStrategy[Command]]]
+
+
+def _weighted(choices: Weighted) -> st.SearchStrategy[Command]:
+    """One of ``choices``, each drawn as often as its weight. ``st.one_of`` cannot weight: it keeps one copy of
+    a strategy listed twice, and spreads a mapped ``one_of`` into its members, so ten noise commands would
+    outweigh the phase's one legal move ten to one."""
+    return st.sampled_from([s for weight, s in choices for _ in range(weight)]).flatmap(lambda s: s)
 
 
 @st.composite
@@ -52,7 +67,8 @@ def _some(ids: list[str], most: int) -> st.SearchStrategy[list[str]]:
 
 
 @st.composite
-def _roll(draw: st.DrawFn, state: KarbonState, physical: bool) -> k.Roll:
+def _roll(draw: st.DrawFn, state: KarbonState, physical: bool, overflow: bool = False) -> k.Roll:
+    """A roll; with ``overflow`` (physical dice) every peril die hits."""
     contest = state.contest
     if not physical or contest is None:
         return k.Roll() if draw(st.integers(0, 5)) else k.Roll(faces={"d6-1": 1})
@@ -62,7 +78,8 @@ def _roll(draw: st.DrawFn, state: KarbonState, physical: bool) -> k.Roll:
     if hand and not draw(st.integers(0, 7)):
         faces[hand[0].id] = hand[0].sides + 1  # not a face of that die
     risk = [draw(st.integers(1, 8)) for _ in range(3)] if contest.all_in else None
-    peril = [draw(st.integers(1, 3) | st.integers(1, 8)) for _ in range(contest.peril)] or None
+    peril_face = st.integers(1, 3) if overflow else st.integers(1, 3) | st.integers(1, 8)
+    peril = [draw(peril_face) for _ in range(contest.peril)] or None
     hits = sum(1 for f in risk or [] if result(f) == "hit")
     pool = state.ids("pool")
     drawn = pool[: min(hits, len(pool))] if contest.all_in else None
@@ -126,6 +143,7 @@ def _matching(draw: st.DrawFn, given_from: list[str], taken_from: list[str]) -> 
 def commands(table: Table) -> st.SearchStrategy[Command]:
     state: KarbonState = table.state
     contest = state.contest
+    physical = table.dice == "physical"
     pool, reserve = state.ids("pool"), state.ids("reserve")
     agent, narrator = state.ids("agent"), state.ids("narrator")
     noise: list[st.SearchStrategy[Command]] = [
@@ -148,65 +166,105 @@ def commands(table: Table) -> st.SearchStrategy[Command]:
     if table.version % 6 == 0:  # now and then only: backing out ends the contest being played
         noise.append(st.builds(k.BackOut, reason=st.sampled_from(["", "another goal"])))
     # legal moves for the phase, and now and then anything at all (mostly refused)
-    options: list[st.SearchStrategy[Command]] = []
-    if contest is not None and contest.peril and contest.stacks["narrator"] < STACK - 1 and not contest.rolled:
-        # the brink before a roll: a stack of four, so the peril's hits pay out (filling a short track) and
-        # run over into the next stack
-        to_four = STACK - 1 - contest.stacks["narrator"]
-        brink = st.just(k.Adjust(target="narrator_stack", delta=to_four, reason="the brink"))
-        options += [brink] * (4 if contest.consequence - len(contest.track) == 1 else 1)
+    options = _brink(state, physical)
+    if contest is not None and not contest.rolled:
+        options.append((1, _rechallenge(state, physical)))
     match phase(state):
         case "between":
-            options += [_perilous_start()] * 3 + [_start()] * 3 + [_long_start()] * 3
+            options += [(3, _perilous_start()), (3, _start()), (3, _long_start())]
+            last = state.last_outcome
+            if last is not None and last.outcome == "unclear" and last.contest == state.contests:
+                options.append((3, st.just(k.SuddenDeath())))
         case "drawing":
             assert contest is not None
             take = min(contest.level, len(pool))
             rest = pool[take:]
             fair = k.DrawHands(agent=pool[:take], narrator=rest[: min(contest.challenge, len(rest))])
-            options += [st.just(fair)] * 6
+            options.append((6, st.just(fair)))
         case "declaring":
             declare = st.sampled_from(["vera", "nobody"]).flatmap(
                 lambda p: st.builds(
                     Declare, participant=st.just(p), payload=st.builds(k.Risk, move=st.just(sealed_text(table, p)))
                 )
             )
-            options += [declare] * 6
+            options.append((6, declare))
         case "ready":
-            options += [_roll(state, table.dice == "physical")] * 8
-        case "test":
             assert contest is not None
-            options += _test(state, agent, narrator, reserve) * 6
+            options.append((8, _roll(state, physical)))
+            if physical and contest.consequence - len(contest.track) == 1:
+                options.append((4, _roll(state, physical, overflow=True)))
+        case "test":
+            options += _test(state, agent, narrator, reserve)
         case "aftermath":
-            options += [st.builds(k.ChooseAftermath, aftermath=st.sampled_from(["blackout", "madness"]))] * 4
-    # the noise as three branches, not one per command (a nested one_of would be flattened into its
-    # members and outweigh the phase's legal moves, so that few contests reach a roll)
-    anything = st.one_of(noise).map(lambda command: command)
-    return st.one_of([*options, *[anything] * 3])
+            options.append((4, st.builds(k.ChooseAftermath, aftermath=st.sampled_from(["blackout", "madness"]))))
+    return _weighted([*options, (3, st.one_of(noise))])
 
 
-def _test(
-    state: KarbonState, agent: list[str], narrator: list[str], reserve: list[str]
-) -> list[st.SearchStrategy[Command]]:
+def _rechallenge(state: KarbonState, physical: bool) -> st.SearchStrategy[Command]:
+    """A legal change of challenge before a roll: one up (the die it adds drawn, or named from the pool) or one
+    down (a die of the narrator's hand back to the pool)."""
+    contest = state.contest
+    assert contest is not None
+    now, by_name = contest.challenge, physical or state.draw == "choose"
+    pool, hand = state.ids("pool"), state.ids("narrator")
+    changes: list[k.ChangeChallenge] = []
+    if not contest.drawn:
+        changes += [k.ChangeChallenge(challenge=c) for c in (now - 1, now + 1) if c >= 1]
+    else:
+        if pool:
+            changes.append(k.ChangeChallenge(challenge=now + 1, dice=pool[:1] if by_name else None))
+        if now > 1:
+            changes.append(k.ChangeChallenge(challenge=now - 1, dice=hand[:1]))
+    return st.sampled_from(changes) if changes else st.just(k.ChangeChallenge(challenge=now))
+
+
+def _brink(state: KarbonState, physical: bool) -> Weighted:
+    """Before a roll, the overflow's set-up: the narrator's stack at four, and peril dice enough that their hits
+    pay out a glitch and run over into the next stack; mostly when the track has one slot left, so that the
+    glitch fills it (docs/rules/karbon.md, "The Stacks")."""
+    contest = state.contest
+    if contest is None or contest.rolled:
+        return []
+    last_slot = contest.consequence - len(contest.track) == 1
+    out: Weighted = []
+    if contest.stacks["narrator"] < STACK - 1:
+        to_four = STACK - 1 - contest.stacks["narrator"]
+        brink = k.Adjust(target="narrator_stack", delta=to_four, reason="the brink")
+        out.append((4 if last_slot else 1, st.just(brink)))
+    least = OVERFLOW_PERIL["physical" if physical else "server"]
+    if last_slot and contest.peril < least:
+        # now and then more hits than the track has room for: the next stack stops at four
+        out.append((3, st.builds(k.ChangePeril, peril=st.integers(least, least + 6), reason=st.just("the roof"))))
+    return out
+
+
+def _test(state: KarbonState, agent: list[str], narrator: list[str], reserve: list[str]) -> Weighted:
     contest = state.contest
     assert contest is not None
     if contest.waiting:
         first = contest.waiting[0]
         if first.payout == "break":
+            trade = _matching(agent, reserve).map(
+                lambda trade: k.ChooseBreak(choice="advantage", dice=trade[0], reserve=trade[1])
+            )
             return [
-                st.just(k.ChooseBreak(choice="security")),
-                st.builds(
-                    k.ChooseBreak,
-                    choice=st.just("footing"),
-                    option=st.sampled_from(["discard", "dice"]),
-                    dice=st.just(narrator[:2]),
+                (2, st.just(k.ChooseBreak(choice="security"))),
+                (
+                    2,
+                    st.builds(
+                        k.ChooseBreak,
+                        choice=st.just("footing"),
+                        option=st.sampled_from(["discard", "dice"]),
+                        dice=st.just(narrator[:2]),
+                    ),
                 ),
-                st.builds(k.ChooseBreak, choice=st.just("advantage"), dice=_some(agent, 3), reserve=_some(reserve, 3)),
-                *[
-                    _matching(agent, reserve).map(
-                        lambda trade: k.ChooseBreak(choice="advantage", dice=trade[0], reserve=trade[1])
-                    )
-                ]
-                * 3,
+                (
+                    2,
+                    st.builds(
+                        k.ChooseBreak, choice=st.just("advantage"), dice=_some(agent, 3), reserve=_some(reserve, 3)
+                    ),
+                ),
+                (6, trade),
             ]
         if first.choice is None:
             side_swiped = st.builds(
@@ -216,21 +274,30 @@ def _test(
                 dice=st.just(narrator[:2]),
             )
             return [
-                st.builds(k.ChooseGlitch, choice=st.sampled_from(["hurt", "plans"])),
-                *[side_swiped] * (3 if "X" in contest.track else 1),
+                (2, st.builds(k.ChooseGlitch, choice=st.sampled_from(["hurt", "plans"]))),
+                (6 if "X" in contest.track else 2, side_swiped),
             ]
         named = state.ids("pool")[:2] if state.draw == "choose" else None
         return [
-            st.builds(
-                k.NarratorOption, option=st.sampled_from(["injury", "condition", "peril"]), label=st.just("hurt")
+            (
+                3,
+                st.builds(
+                    k.NarratorOption, option=st.sampled_from(["injury", "condition", "peril"]), label=st.just("hurt")
+                ),
             ),
-            st.builds(k.NarratorOption, option=st.just("dice"), dice=st.just(named) | st.none()),
+            (3, st.builds(k.NarratorOption, option=st.just("dice"), dice=st.just(named) | st.none())),
         ]
-    held = [k.Stack(side=side, chips=contest.chips[side]) for side in contest.stacking]
+    slots = contest.consequence - len(contest.track)
+    out: Weighted = []
+    for side in contest.stacking:
+        held, fits = contest.chips[side], _room(contest.stacks[side], slots)
+        out.append((3, st.just(k.Stack(side=side, chips=held))))
+        # up to the track's room (the payout that fills it leaves chips over for the next stack) and one past it
+        out += [(2, st.just(k.Stack(side=side, chips=n))) for n in (fits, fits + 1) if 0 < n <= held]
     return [
-        *[st.just(stack) for stack in held],
-        st.builds(k.Stack, side=st.sampled_from(contest.stacking or SIDES), chips=st.integers(1, 5)),
-        st.builds(k.EndTest, side=st.sampled_from(contest.stacking or SIDES)),
+        *out,
+        (3, st.builds(k.Stack, side=st.sampled_from(contest.stacking or SIDES), chips=st.integers(1, 5))),
+        (3, st.builds(k.EndTest, side=st.sampled_from(contest.stacking or SIDES))),
     ]
 
 
@@ -287,7 +354,7 @@ def check_batch(before: KarbonState, events: Sequence[RulesetEvent], after: Karb
                 expected -= _in_play(state)
             case _:
                 pass
-        state = evolve(state, event)
+        state = evolve(state, cast(k.Event, event))  # the batch of a Karbon command
     assert _in_play(after) == expected, (events, before.contest, after.contest)
 
 
