@@ -26,7 +26,7 @@ from hypothesis.stateful import (
 )
 
 from protocol import errors
-from protocol.codec import canonical, encode
+from protocol.codec import canonical, encode, to_builtins
 from protocol.common import Actor
 from protocol.errors import Refused
 from protocol.events import (
@@ -413,13 +413,12 @@ def machine(rules: Ruleset[Any], strategy: Strategy) -> type[RuleBasedStateMachi
             together = contest_views(rules, self.d.contest, seen)
             alone = [contest_view(rules, self.d.contest, viewer) for viewer in seen]
             assert together == alone, "the views built together are not each viewer's view built alone"
-            for actor, viewer in self.viewers():
-                old, new = self.docs[actor.principal], view_doc(rules, self.d.contest, viewer)
+            for (actor, viewer), view in zip(self.viewers(), alone, strict=True):
+                old, new = self.docs[actor.principal], to_builtins(view)  # the view's document (``view_doc``)
                 self._check_view(viewer, new)
                 ops = diff(old, new)
                 assert apply_patch(old, ops) == new
                 # The feeds diff the messages, not the documents: the same ops, op for op.
-                view = contest_view(rules, self.d.contest, viewer)
                 assert diff_views(self.views[actor.principal], view) == ops, f"{actor}'s view diffed as messages"
                 self.views[actor.principal] = view
                 leaks = secrecy.leaked(encode(ops), secrecy.secrets_for(self.d.contest, viewer))
