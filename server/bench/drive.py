@@ -12,7 +12,7 @@ import contextlib
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Protocol
 
 import msgspec
 from websockets.asyncio.client import ClientConnection, connect
@@ -124,7 +124,20 @@ async def open_rooms(target: Target, rooms: int) -> tuple[list[Room], list[async
     return out, tasks
 
 
-async def close_rooms(rooms: Sequence[Room], tasks: Sequence[asyncio.Task[None]]) -> None:
+class Connected(Protocol):
+    @property
+    def ws(self) -> ClientConnection: ...
+
+
+class Seated(Protocol):
+    """A room or a table as closing it needs: its members' connections."""
+
+    @property
+    def members(self) -> Sequence[Connected]: ...
+
+
+async def close_rooms(rooms: Sequence[Seated], tasks: Sequence[asyncio.Task[None]]) -> None:
+    """Close every member's connection of ``rooms`` (rooms of this module, or the mix's tables) and their readers."""
     await asyncio.gather(*(m.ws.close() for r in rooms for m in r.members), return_exceptions=True)
     for task in tasks:
         task.cancel()

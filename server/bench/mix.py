@@ -188,13 +188,6 @@ async def open_tables(
     return tables, tasks
 
 
-async def close_tables(tables: Sequence[Table], tasks: Sequence[asyncio.Task[None]]) -> None:
-    await asyncio.gather(*(m.ws.close() for t in tables for m in t.members), return_exceptions=True)
-    for task in tasks:
-        task.cancel()
-    await asyncio.gather(*tasks, return_exceptions=True)
-
-
 async def _command(table: Table) -> None:
     """Send the table's next command and wait until it is acknowledged and on the GM's page."""
     n = table.commands + 1

@@ -133,7 +133,7 @@ async def _run(work: Path, contests: int, seconds: float, rate: float, rounds: i
                     for mode, moved in peer.items():
                         peer_figures.setdefault(f"{load} {mode}", []).append(moved)
         finally:
-            await mix.close_tables(tables, table_tasks)
+            await drive.close_rooms(tables, table_tasks)
             await drive.close_rooms(rooms, tasks)
     finally:
         server.stop()

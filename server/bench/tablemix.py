@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from protocol.common import Actor
-from server.bench import mix, recording
+from server.bench import drive, mix, recording
 from server.bench.agon import target
 from server.bench.procs import SECRET, Proc, agon_serve, cpu_seconds, floor_serve, redis_server
 from server.bench.report import Table, median, percentile, ratio
@@ -157,9 +157,9 @@ async def _config(work: Path, store: str, processes: int, sizes: Sizes) -> tuple
                             base = await measure(floor_groups[load], [floor.pid], sizes.seconds, rate)
                             figures.setdefault(f"floor {mode}", []).append(base)
             finally:
-                await mix.close_tables(ftables, ftasks)
+                await drive.close_rooms(ftables, ftasks)
         finally:
-            await mix.close_tables(tables, tasks)
+            await drive.close_rooms(tables, tasks)
     finally:
         for server in servers:
             server.stop()
