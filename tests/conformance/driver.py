@@ -9,8 +9,9 @@ from protocol.events import Command, CreateContest, Envelope
 from server.engine.contest import Contest
 from server.engine.dice import seed_hash
 from server.engine.ruleset import Ruleset
-from server.engine.step import Decided, opening, step
+from server.engine.step import opening
 from tests.conformance.kit import Table
+from tests.engine.table import next_step
 
 SEED = bytes(range(100, 132))
 SPECTATOR = Actor("onlooker", "spectator")
@@ -39,18 +40,9 @@ class Driver:
 
     def do(self, actor: Actor, command: Command) -> list[Envelope]:
         self.salts += 1
-        version = self.contest.version
-        decided = step(
-            self.rules,
-            self.contest,
-            actor,
-            f"cmd-{version}",
-            command,
-            now=f"t{version}",
-            seed=SEED if self.request.dice == "server" else None,
-            salt=f"{self.salts:032x}",
+        decided = next_step(
+            self.rules, self.contest, actor, command, SEED if self.request.dice == "server" else None, self.salts
         )
-        assert isinstance(decided, Decided), decided  # a new command id on a contest holding its history
         self.contest = decided.after
         batch = list(decided.envelopes)
         self.log.extend(batch)

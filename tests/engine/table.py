@@ -13,6 +13,7 @@ from protocol.rulesets import herowars as h
 from protocol.rulesets import scored as s
 from server.engine.contest import Contest
 from server.engine.dice import seed_hash
+from server.engine.ruleset import Ruleset
 from server.engine.step import Decided, opening, step
 from server.rulesets import ruleset
 
@@ -53,6 +54,20 @@ def duel(
     )
 
 
+def next_step(
+    ruleset: Ruleset[Any], contest: Contest[Any], actor: Actor, command: Command, seed: bytes | None, salt: int
+) -> Decided[Any]:
+    """``command`` through the engine's step as the contest's next command id (``cmd-<version>``, stamped
+    ``t<version>``, the ``salt``-th salt): the batch it decides, or Refused. A new command id on a contest that holds
+    its history is never a repeat, a stale link or short of history."""
+    version = contest.version
+    decided = step(
+        ruleset, contest, actor, f"cmd-{version}", command, now=f"t{version}", seed=seed, salt=f"{salt:032x}"
+    )
+    assert isinstance(decided, Decided), decided
+    return decided
+
+
 @dataclass
 class Table:
     request: CreateContest = field(default_factory=duel)
@@ -71,18 +86,9 @@ class Table:
     def do(self, actor: Actor, command: Command) -> list[Envelope]:
         """Execute or raise Refused; a refusal leaves the table unchanged."""
         self.salts += 1
-        version = self.contest.version
-        decided = step(
-            self.ruleset,
-            self.contest,
-            actor,
-            f"cmd-{version}",
-            command,
-            now=f"t{version}",
-            seed=SEED if self.request.dice == "server" else None,
-            salt=f"{self.salts:032x}",
+        decided = next_step(
+            self.ruleset, self.contest, actor, command, SEED if self.request.dice == "server" else None, self.salts
         )
-        assert isinstance(decided, Decided), decided  # a new command id on a contest holding its history
         self.contest = decided.after
         batch = list(decided.envelopes)
         self.log.extend(batch)
