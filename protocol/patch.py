@@ -185,12 +185,7 @@ def _value_changed(a: Any, b: Any, path: str, ops: list[Op]) -> None:
     if isinstance(a, msgspec.Struct) and isinstance(b, msgspec.Struct):
         _struct_changed(a, b, path, ops)
     elif type(a) is list and type(b) is list and _structs(a) and _structs(b):
-        local: list[Op] = []
-        _struct_list(a, b, path, local)
-        if len(local) > 1 and len(_encoder.encode(local)) >= len(_encoder.encode(Replace(path, b))):
-            ops.append(Replace(path, to_builtins(b)))  # a struct encodes as long as its document
-        else:
-            ops.extend(local)
+        _list_changed(a, b, path, ops, structs=True)
     elif _scalar(a) and _scalar(b):
         if not _same(a, b):
             ops.append(Replace(path, b))
@@ -209,39 +204,6 @@ def _structs(values: list[Any]) -> bool:
     return all(isinstance(value, msgspec.Struct) for value in values)
 
 
-def _struct_list(old: list[Any], new: list[Any], path: str, ops: list[Op]) -> None:
-    """``_diff_list`` over two lists of structs, elements compared by Python's equality and walked as structs."""
-    n_old, n_new = len(old), len(new)
-    prefix = 0
-    while prefix < n_old and prefix < n_new and _alike(old[prefix], new[prefix]):
-        prefix += 1
-    suffix = 0
-    while (
-        suffix < n_old - prefix and suffix < n_new - prefix and _alike(old[n_old - 1 - suffix], new[n_new - 1 - suffix])
-    ):
-        suffix += 1
-    mid_old, mid_new = n_old - prefix - suffix, n_new - prefix - suffix
-    if mid_old > 1:
-        for dropped in range(1, min(mid_old - 1, _SLIDE) + 1):  # a window that slid (``_slid``)
-            kept = mid_old - dropped
-            if kept > mid_new or old[prefix + dropped : prefix + mid_old] != new[prefix : prefix + kept]:
-                continue
-            ops.extend(Remove(f"{path}/{prefix}") for _ in range(dropped))
-            for i in range(prefix + kept, prefix + mid_new):
-                ops.append(Add(f"{path}/-" if suffix == 0 else f"{path}/{i}", to_builtins(new[i])))
-            return
-    common = min(mid_old, mid_new)
-    for i in range(prefix, prefix + common):
-        if i == prefix or not _alike(old[i], new[i]):
-            _struct_changed(old[i], new[i], f"{path}/{i}", ops)
-    if mid_old > mid_new:
-        for i in reversed(range(prefix + common, prefix + mid_old)):
-            ops.append(Remove(f"{path}/{i}"))
-    else:
-        for i in range(prefix + common, prefix + mid_new):
-            ops.append(Add(f"{path}/-" if suffix == 0 else f"{path}/{i}", to_builtins(new[i])))
-
-
 def _changed(old: Json, new: Json, path: str, ops: list[Op]) -> None:
     """The ops for ``old`` and ``new``, which differ (each value is compared once, by its parent)."""
     if isinstance(old, dict) and isinstance(new, dict):
@@ -258,12 +220,7 @@ def _changed(old: Json, new: Json, path: str, ops: list[Op]) -> None:
             elif not _same(before, value):
                 _changed(before, value, f"{path}/{escape(key)}", ops)
     elif isinstance(old, list) and isinstance(new, list):
-        local: list[Op] = []
-        _diff_list(old, new, path, local)
-        if len(local) > 1 and len(_encoder.encode(local)) >= len(_encoder.encode(Replace(path, new))):
-            ops.append(Replace(path, new))
-        else:
-            ops.extend(local)
+        _list_changed(old, new, path, ops, structs=False)
     else:
         ops.append(Replace(path, new))
 
@@ -287,46 +244,72 @@ def _changed_members(old: dict[str, Json], new: dict[str, Json], path: str, ops:
         _changed(before, value, f"{path}/{escape(key)}", ops)
 
 
-def _diff_list(old: list[Json], new: list[Json], path: str, ops: list[Op]) -> None:
+def _list_changed(old: list[Any], new: list[Any], path: str, ops: list[Op], *, structs: bool) -> None:
+    """The ops for two lists that differ: documents, or (``structs``) lists of messages' structs, walked alike and
+    giving the same ops. When that takes several ops that together encode no shorter than replacing the whole
+    list, the list is replaced (a struct encodes as long as its document)."""
+    local: list[Op] = []
+    _diff_list(old, new, path, local, structs)
+    if len(local) > 1 and len(_encoder.encode(local)) >= len(_encoder.encode(Replace(path, new))):
+        ops.append(Replace(path, to_builtins(new) if structs else new))
+    else:
+        ops.extend(local)
+
+
+def _equal(a: Any, b: Any, structs: bool) -> bool:
+    """Elements (or runs of them) the same: by Python's equality for structs, as documents otherwise."""
+    return _alike(a, b) if structs else _same(a, b)
+
+
+def _diff_list(old: list[Any], new: list[Any], path: str, ops: list[Op], structs: bool) -> None:
     n_old, n_new = len(old), len(new)
     prefix = 0
-    while prefix < n_old and prefix < n_new and _same(old[prefix], new[prefix]):
+    while prefix < n_old and prefix < n_new and _equal(old[prefix], new[prefix], structs):
         prefix += 1
     suffix = 0
     while (
-        suffix < n_old - prefix and suffix < n_new - prefix and _same(old[n_old - 1 - suffix], new[n_new - 1 - suffix])
+        suffix < n_old - prefix
+        and suffix < n_new - prefix
+        and _equal(old[n_old - 1 - suffix], new[n_new - 1 - suffix], structs)
     ):
         suffix += 1
     mid_old, mid_new = n_old - prefix - suffix, n_new - prefix - suffix
-    if mid_old > 1 and _slid(old, new, path, ops, prefix, suffix):
+    if mid_old > 1 and _slid(old, new, path, ops, prefix, suffix, structs):
         return
     common = min(mid_old, mid_new)
     for i in range(prefix, prefix + common):
-        if i == prefix or not _same(old[i], new[i]):  # the first differs: the prefix stopped there
-            _changed(old[i], new[i], f"{path}/{i}", ops)
+        if i == prefix or not _equal(old[i], new[i], structs):  # the first differs: the prefix stopped there
+            if structs:
+                _struct_changed(old[i], new[i], f"{path}/{i}", ops)
+            else:
+                _changed(old[i], new[i], f"{path}/{i}", ops)
     if mid_old > mid_new:
         for i in reversed(range(prefix + common, prefix + mid_old)):
             ops.append(Remove(f"{path}/{i}"))
     else:
-        for i in range(prefix + common, prefix + mid_new):
-            ops.append(Add(f"{path}/-" if suffix == 0 else f"{path}/{i}", new[i]))
+        _added(new, path, ops, prefix + common, prefix + mid_new, suffix, structs)
+
+
+def _added(new: list[Any], path: str, ops: list[Op], start: int, end: int, suffix: int, structs: bool) -> None:
+    """Add ``new[start:end]`` (appended with ``-`` when nothing follows them)."""
+    for i in range(start, end):
+        ops.append(Add(f"{path}/-" if suffix == 0 else f"{path}/{i}", to_builtins(new[i]) if structs else new[i]))
 
 
 _SLIDE = 4
 """How many elements a list may drop from its front, as a window sliding along, for ``diff`` to notice."""
 
 
-def _slid(old: list[Json], new: list[Json], path: str, ops: list[Op], prefix: int, suffix: int) -> bool:
+def _slid(old: list[Any], new: list[Any], path: str, ops: list[Op], prefix: int, suffix: int, structs: bool) -> bool:
     """The ops of a window that slid (the middle dropped a few elements from its front and gained some at its
     end), when it did: a long chart that keeps its newest points costs two ops a point, not the whole list."""
     mid_old, mid_new = len(old) - prefix - suffix, len(new) - prefix - suffix
     for dropped in range(1, min(mid_old - 1, _SLIDE) + 1):
         kept = mid_old - dropped
-        if kept > mid_new or not _same(old[prefix + dropped : prefix + mid_old], new[prefix : prefix + kept]):
+        if kept > mid_new or not _equal(old[prefix + dropped : prefix + mid_old], new[prefix : prefix + kept], structs):
             continue
         ops.extend(Remove(f"{path}/{prefix}") for _ in range(dropped))
-        for i in range(prefix + kept, prefix + mid_new):
-            ops.append(Add(f"{path}/-" if suffix == 0 else f"{path}/{i}", new[i]))
+        _added(new, path, ops, prefix + kept, prefix + mid_new, suffix, structs)
         return True
     return False
 
