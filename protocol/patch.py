@@ -30,6 +30,7 @@ __all__ = [
     "PatchError",
     "Remove",
     "Replace",
+    "Shared",
     "Test",
     "apply",
     "diff",
@@ -136,16 +137,25 @@ def diff(old: Json, new: Json) -> list[Op]:
     return ops
 
 
-def diff_views(old: msgspec.Struct, new: msgspec.Struct) -> list[Op]:
+Shared = dict[tuple[int, int, str, str], list[Op]]
+"""Ops worked out for a member of one view, for other views holding the same two objects there."""
+
+
+def diff_views(old: msgspec.Struct, new: msgspec.Struct, shared: Shared | None = None) -> list[Op]:
     """``diff`` of the documents of two messages (``to_builtins`` of each), without making either document.
 
     Structs of one type are compared member by member (in the documents' sorted order, so the ops are those
     ``diff`` writes); a member Python's equality (in C) calls unchanged is skipped unread, and only a member
     that changed is made a document and diffed. Views are typed, so the values ``diff`` tells apart and Python's
     equality does not (``True`` and ``1``; ``0.0`` and ``-0.0``) never stand in one member of two views; a
-    struct with ``omit_defaults``, or two of different types, is diffed as documents."""
+    struct with ``omit_defaults``, or two of different types, is diffed as documents.
+
+    ``shared``: the ops already worked out for members of other views, by the identity of their two objects
+    (the views of several sights share the members every sight sees alike), and where this diff adds its own.
+    A struct's members, and the members of a struct held in one of them, are looked up there; the caller
+    keeps every view diffed with one ``shared`` alive while it uses it (identities are not reused)."""
     ops: list[Op] = []
-    _struct_changed(old, new, "", ops)
+    _struct_changed(old, new, "", ops, shared)
     return ops
 
 
@@ -161,7 +171,9 @@ def _members(kind: type[msgspec.Struct]) -> list[tuple[str, str]]:
     return members
 
 
-def _struct_changed(old: msgspec.Struct, new: msgspec.Struct, path: str, ops: list[Op]) -> None:
+def _struct_changed(
+    old: msgspec.Struct, new: msgspec.Struct, path: str, ops: list[Op], shared: Shared | None = None
+) -> None:
     kind = type(old)
     if kind is not type(new) or kind.__struct_config__.omit_defaults:
         before, after = to_builtins(old), to_builtins(new)
@@ -171,19 +183,30 @@ def _struct_changed(old: msgspec.Struct, new: msgspec.Struct, path: str, ops: li
     for name, attribute in _members(kind):
         a = getattr(old, attribute)
         b = getattr(new, attribute)
-        if not _alike(a, b):
-            _value_changed(a, b, f"{path}/{escape(name)}", ops)
+        if a is b:
+            continue
+        if shared is None or _scalar(b):
+            if not _alike(a, b):
+                _value_changed(a, b, f"{path}/{escape(name)}", ops)
+            continue
+        key = (id(a), id(b), path, attribute)
+        found = shared.get(key)
+        if found is None:
+            found = shared[key] = []
+            if not _alike(a, b):
+                _value_changed(a, b, f"{path}/{escape(name)}", found, shared)
+        ops.extend(found)
 
 
 def _alike(a: Any, b: Any) -> bool:
     return a is b or (type(a) is type(b) and bool(a == b))
 
 
-def _value_changed(a: Any, b: Any, path: str, ops: list[Op]) -> None:
+def _value_changed(a: Any, b: Any, path: str, ops: list[Op], shared: Shared | None = None) -> None:
     """The ops for two members of messages that Python's equality calls different: structs and lists of structs
     are walked as ``diff`` walks their documents, anything else is made a document and diffed."""
     if isinstance(a, msgspec.Struct) and isinstance(b, msgspec.Struct):
-        _struct_changed(a, b, path, ops)
+        _struct_changed(a, b, path, ops, shared)
     elif type(a) is list and type(b) is list and _structs(a) and _structs(b):
         _list_changed(a, b, path, ops, structs=True)
     elif _scalar(a) and _scalar(b):

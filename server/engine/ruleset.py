@@ -136,6 +136,15 @@ class Ruleset(Generic[S]):
     view_patches: Callable[[S, S, Any, Sequence[Viewer], str], list[list[Op]] | None] = (
         lambda before, after, event, viewers, root: None
     )
+    # the members of its view (attributes of the view's struct) that one of its events, or a reveal of its
+    # declarations, may change, given the state before and after it; None (the default): any of them. With
+    # ``follow`` it lets the engine keep each sight's view and build again only what an event touches
+    touches: Callable[[S, S, Any], frozenset[str] | None] = lambda before, after, event: None
+    # the views of several viewers of a state, in order, following their views of an earlier state (``kept``, in
+    # the same order): the ``touched`` members are built again, every other member is kept from the earlier
+    # view (the same object). A law of the conformance suite checks, for every event and batch of every
+    # generated history, that the views followed equal the views built whole. None (the default): built whole
+    follow: Callable[[S, Sequence[Viewer], Sequence[Any], frozenset[str]], list[Any]] | None = None
     # what the contest waits for now, and from whom (docs/rules/<name>.md, "What the table waits for"), given the
     # contest's dice mode (with physical dice the GM types in the faces unless the setup lets players): the
     # engine adds the open declaration window's participants who have not declared, names the seats, and shows

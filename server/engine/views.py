@@ -66,26 +66,38 @@ def contest_view(ruleset: Ruleset[Any], contest: Contest[Any], viewer: Viewer) -
     return contest_views(ruleset, contest, [viewer])[0]
 
 
-def contest_views(ruleset: Ruleset[Any], contest: Contest[Any], viewers: Sequence[Viewer]) -> list[ContestView]:
-    """Each viewer's view of the contest, in order; what the views share is worked out once."""
+def contest_views(
+    ruleset: Ruleset[Any], contest: Contest[Any], viewers: Sequence[Viewer], shown: Sequence[Any] | None = None
+) -> list[ContestView]:
+    """Each viewer's view of the contest, in order; what the views share is worked out once. ``shown``: the
+    ruleset's view for each viewer, when the caller has it (``server.engine.follow``)."""
     created, concluded = contest.created, contest.concluded
     window = ruleset.window(contest.rules) if concluded is None else None
     declared = [d for d in contest.declared.values() if d.window == window.id] if window is not None else []
     can_undo, can_redo = _can_undo(contest), _can_redo(contest)
     waiting = waiting_views(ruleset, contest, viewers)
     rules = contest.rules
-    shown = ruleset.views(rules, viewers) if ruleset.views is not None else [ruleset.view(rules, v) for v in viewers]
+    if shown is None and ruleset.views is not None:
+        shown = ruleset.views(rules, viewers)
+    elif shown is None:
+        shown = [ruleset.view(rules, v) for v in viewers]
     views: list[ContestView] = []
+    made: dict[tuple[int, int, tuple[bool, ...]], ContestView] = {}  # viewers who see alike share one view
     for viewer, waits, rules_view in zip(viewers, waiting, shown, strict=True):
+        opened = tuple(viewer.omniscient or viewer.controls(d.participant) for d in declared)
+        key = (id(rules_view), id(waits), opened)
+        if (alike := made.get(key)) is not None:
+            views.append(alike)
+            continue
         seal = None
         if window is not None:
             seen = [
                 DeclarationView(
                     participant=d.participant,
                     commitment=d.commitment,
-                    payload=d.payload if viewer.omniscient or viewer.controls(d.participant) else None,
+                    payload=d.payload if shown_to else None,
                 )
-                for d in declared
+                for d, shown_to in zip(declared, opened, strict=True)
             ]
             seal = SealView(window=window.id, expected=list(window.expected), declared=seen)
         views.append(
@@ -105,6 +117,7 @@ def contest_views(ruleset: Ruleset[Any], contest: Contest[Any], viewers: Sequenc
                 rules=rules_view,
             )
         )
+        made[key] = views[-1]
     return views
 
 

@@ -8,7 +8,7 @@ steps) and names those seats as a person reads them. A concluded contest waits f
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from protocol.common import Seat
@@ -38,17 +38,22 @@ def awaited(ruleset: Ruleset[Any], contest: Contest[Any]) -> list[Wait]:
 class Seating:
     """The seats of a contest and the names a person reads for them, for the waits of one state."""
 
-    def __init__(self, seats: Sequence[Seat], things: Names) -> None:
+    def __init__(self, seats: Sequence[Seat], things: Callable[[], Names]) -> None:
         self.gms = [s.id for s in seats if s.role == "gm"]
         self.controller: dict[str, Seat] = {}
         for seat in seats:
             if seat.role == "player":
                 for contestant in seat.contestants:
                     self.controller.setdefault(contestant, seat)
-        self.things = things
+        self._things = things
+        self._names: Names | None = None
 
     def name(self, seat: Seat) -> str:
-        return seat_called(seat, self.things)
+        if isinstance(seat.name, str) and seat.name.strip():
+            return seat.name.strip()  # named by the GM: the things' names are not needed
+        if self._names is None:
+            self._names = self._things()
+        return seat_called(seat, self._names)
 
     def view(self, wait: Wait, viewer: Viewer) -> WaitView:
         """The wait as this viewer may read it (a hidden wait names only the viewer's own contestants to a
@@ -75,8 +80,9 @@ def waiting_views(ruleset: Ruleset[Any], contest: Contest[Any], viewers: Sequenc
     """Each viewer's ``waiting``, in order: the waits worked out once, shown to each viewer as its sight may."""
     waits = awaited(ruleset, contest)
     if not waits:
-        return [[] for _ in viewers]
-    seating = Seating(contest.created.seats, ruleset.names(contest.rules))
+        nothing: list[WaitView] = []
+        return [nothing] * len(viewers)
+    seating = Seating(contest.created.seats, lambda: ruleset.names(contest.rules))
     shown: dict[tuple[bool, frozenset[str]], list[WaitView]] = {}
     out: list[list[WaitView]] = []
     hidden = any(w.hidden for w in waits)

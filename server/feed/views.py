@@ -1,10 +1,11 @@
-"""Each sight's view of a contest, built once per stored batch, and its patch from the previous one.
+"""Each sight's view of a contest, made once per stored batch, and its patch from the previous one.
 
 A sight (``server.engine.views.sight``) is what a group of viewers may see alike: its view is kept for every sight
 with followers, as the message and its canonical bytes (its document is made from the bytes when a welcome needs
-it). The patch to a new view is the ruleset's own, where it writes one for every event of the batch, else the
-difference of the two messages, member by member (``protocol.patch.diff_views``: only what changed is made a
-document and diffed), worked out once per distinct pair of views.
+it). A new view follows the batch's events from the kept one (``server.engine.follow``: what the events do not
+touch is kept, not built again). The patch to a new view is the ruleset's own, where it writes one for every
+event of the batch, else the difference of the two messages, member by member (``protocol.patch.diff_views``:
+only what changed is made a document and diffed), worked out once per distinct pair of views.
 """
 
 from __future__ import annotations
@@ -16,11 +17,12 @@ from typing import Any
 from protocol.codec import canonical, document, encode, to_builtins
 from protocol.events import Envelope
 from protocol.messages import Json
-from protocol.patch import Op, diff_views, view_hash_of
+from protocol.patch import Op, Shared, diff_views, view_hash_of
 from protocol.views import ContestView
 from server.engine.contest import Contest
+from server.engine.follow import followed_views
 from server.engine.ruleset import Ruleset, Viewer
-from server.engine.views import Sight, contest_view, contest_views, written_patches
+from server.engine.views import Sight, contest_view, written_patches
 from server.feed.ring import Ring
 
 
@@ -81,26 +83,28 @@ class SightViews:
     ) -> dict[Sight, SightPatch]:
         """Each sight's view of ``state``, which becomes its published view, and its patch from ``previous``."""
         sights = list(viewers)
-        written = written_patches(rules, previous, state, batch, [viewers[key] for key in sights])
+        seen = [viewers[key] for key in sights]
+        written = written_patches(rules, previous, state, batch, seen)
         mine = dict(zip(sights, written, strict=True)) if written is not None else {}
         views: dict[Sight, ContestView] = {}
         encoded: dict[Sight, bytes] = {}
         docs: dict[Sight, dict[str, Json]] = {}
         patches: dict[tuple[bytes, bytes], SightPatch] = {}  # who sees the same shares a patch
+        members: Shared = {}  # and what sights see alike is diffed once
         changes: dict[Sight, SightPatch] = {}
-        for key, view in zip(sights, contest_views(rules, state, [viewers[key] for key in sights]), strict=True):
-            new_bytes = canonical(view)
-            old = self._views.get(key)
-            if old is None:
-                old = contest_view(rules, previous, viewers[key])
-                old_bytes = canonical(old)
-            else:
-                old_bytes = self._encoded[key]
+        kept = [self._views.get(key) or contest_view(rules, previous, viewers[key]) for key in sights]
+        followed = followed_views(rules, previous, state, batch, seen, kept)
+        made: dict[int, bytes] = {}  # a view that serves several sights is encoded once
+        for key, old, view in zip(sights, kept, followed, strict=True):
+            new_bytes = made.get(id(view))
+            if new_bytes is None:
+                new_bytes = made[id(view)] = canonical(view)
+            old_bytes = self._encoded[key] if key in self._views else canonical(old)
             shared = patches.get((old_bytes, new_bytes))
             if shared is None:
                 ops = [] if old_bytes == new_bytes else mine.get(key)
                 if ops is None:
-                    ops = diff_views(old, view)
+                    ops = diff_views(old, view, members)
                 shared = patches[old_bytes, new_bytes] = SightPatch(
                     old_bytes, new_bytes, ops, (encode(ops), view_hash_of(new_bytes))
                 )

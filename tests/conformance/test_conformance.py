@@ -50,8 +50,8 @@ from protocol.events import (
     Undo,
     Undone,
 )
+from protocol.patch import Shared, diff, diff_views
 from protocol.patch import apply as apply_patch
-from protocol.patch import diff, diff_views
 from server.engine.audit import audit
 from server.engine.contest import (
     Contest,
@@ -63,6 +63,7 @@ from server.engine.contest import (
     trimmed,
     undo_target,
 )
+from server.engine.follow import followed_views
 from server.engine.names import naming
 from server.engine.ruleset import Ruleset, Viewer
 from server.engine.views import (
@@ -156,11 +157,13 @@ def machine(rules: Ruleset[Any], strategy: Strategy) -> type[RuleBasedStateMachi
         @initialize(request=strategy.setups())
         def open_contest(self, request: CreateContest) -> None:
             self.driver = Driver(rules, request)
-            for actor, viewer in self.viewers():
+            seen = self.viewers()
+            together = contest_views(rules, self.d.contest, [viewer for _, viewer in seen])
+            for (actor, viewer), view in zip(seen, together, strict=True):
                 doc = view_doc(rules, self.d.contest, viewer)
                 self._check_view(viewer, doc)
                 self.docs[actor.principal] = doc
-                self.views[actor.principal] = contest_view(rules, self.d.contest, viewer)
+                self.views[actor.principal] = view  # built together, as the feeds build them
             self._check_events(self.d.log, None)
 
         # --- sending commands -------------------------------------------------------------------------
@@ -347,6 +350,7 @@ def machine(rules: Ruleset[Any], strategy: Strategy) -> type[RuleBasedStateMachi
                 if contest is not None:
                     pairs.append((envelope, contest.rules))
                     self._check_written(contest, after, pairs[-1:])
+                    self._check_followed(contest, after, pairs[-1:])
                     if not isinstance(event, ENGINE_EVENTS):
                         strategy.check_event(contest.rules, event, after.rules)
                 extra = [(event.participant, event.payload)] if isinstance(event, Declared) else []
@@ -368,6 +372,7 @@ def machine(rules: Ruleset[Any], strategy: Strategy) -> type[RuleBasedStateMachi
                 contest = after
             if before is not None and contest is not None:
                 self._check_written(before, contest, pairs)
+                self._check_followed(before, contest, pairs)
                 events = [e.event for e in batch]
                 if not any(isinstance(e, (Undone, Rewound, Redone)) for e in events):
                     ruleset_events = [e for e in events if not isinstance(e, ENGINE_EVENTS)]
@@ -388,6 +393,18 @@ def machine(rules: Ruleset[Any], strategy: Strategy) -> type[RuleBasedStateMachi
                 assert not leaks, f"{actor} is sent {leaks} in a written patch"
                 hidden = secrecy.hidden_in_patch(ops, strategy.hidden(after.rules, viewer))
                 assert not hidden, f"{actor} is sent hidden {hidden} in a written patch"
+
+        def _check_followed(self, before: Contest[Any], after: Contest[Any], pairs: list[Any]) -> None:
+            """Every viewer's view that follows the events from its view before them (what the feeds publish)
+            equals its view built whole."""
+            seen = [viewer for _, viewer in self.viewers()]
+            followed = followed_views(rules, before, after, pairs, seen, contest_views(rules, before, seen))
+            whole = contest_views(rules, after, seen)
+            for viewer, got, want in zip(seen, followed, whole, strict=True):
+                if got != want:
+                    wrong = [m for m in got.rules.__struct_fields__ if getattr(got.rules, m) != getattr(want.rules, m)]
+                    events = [type(envelope.event).__name__ for envelope, _ in pairs]
+                    raise AssertionError(f"{viewer.principal}'s view followed through {events} differs in {wrong}")
 
         def _hidden_values(
             self, viewer: Viewer, before: Contest[Any] | None, after: Contest[Any], gm_docs: list[Any]
@@ -413,13 +430,16 @@ def machine(rules: Ruleset[Any], strategy: Strategy) -> type[RuleBasedStateMachi
             together = contest_views(rules, self.d.contest, seen)
             alone = [contest_view(rules, self.d.contest, viewer) for viewer in seen]
             assert together == alone, "the views built together are not each viewer's view built alone"
-            for (actor, viewer), view in zip(self.viewers(), alone, strict=True):
+            members: Shared = {}
+            for (actor, viewer), view in zip(self.viewers(), together, strict=True):
                 old, new = self.docs[actor.principal], to_builtins(view)  # the view's document (``view_doc``)
                 self._check_view(viewer, new)
                 ops = diff(old, new)
                 assert apply_patch(old, ops) == new
-                # The feeds diff the messages, not the documents: the same ops, op for op.
-                assert diff_views(self.views[actor.principal], view) == ops, f"{actor}'s view diffed as messages"
+                # The feeds diff the messages, not the documents (what the views built together share, once): the
+                # same ops, op for op.
+                by_message = diff_views(self.views[actor.principal], view, members)
+                assert by_message == ops, f"{actor}'s view diffed as messages"
                 self.views[actor.principal] = view
                 leaks = secrecy.leaked(encode(ops), secrecy.secrets_for(self.d.contest, viewer))
                 assert not leaks, f"{actor} is sent {leaks} in a patch"

@@ -28,7 +28,8 @@ FEW = settings(
 
 
 def broken(**changes: Any) -> Ruleset[Any]:
-    return dataclasses.replace(HEROWARS, **changes)
+    """Hero Wars with its view replaced: built by ``view`` alone, viewer by viewer (never followed)."""
+    return dataclasses.replace(HEROWARS, **{"views": None, "follow": None, **changes})
 
 
 def test_a_view_that_shows_every_rating_to_everyone_fails() -> None:

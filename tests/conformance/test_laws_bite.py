@@ -1,6 +1,6 @@
 """The laws of the views and their patches have teeth: a ruleset that writes one wrong op, a message diff that loses
-one, or views built together that hand one viewer's part to all, fail the conformance suite. (A law that cannot
-fail checks nothing.)"""
+one, views built together that hand one viewer's part to all, or views that follow events but keep a member an
+event touched, fail the conformance suite. (A law that cannot fail checks nothing.)"""
 
 from __future__ import annotations
 
@@ -14,7 +14,7 @@ from hypothesis import HealthCheck, Phase, settings
 from hypothesis.stateful import run_state_machine_as_test
 
 from protocol.ops import Op, Replace
-from protocol.patch import diff_views
+from protocol.patch import Shared, diff_views
 from server.engine.ruleset import Ruleset, Viewer
 from server.rulesets import RULESETS
 from tests.conformance import test_conformance
@@ -62,8 +62,8 @@ def test_a_message_diff_that_loses_one_op_fails_the_law(name: str, monkeypatch: 
     """The feeds diff each sight's view as messages (``diff_views``): one that drops the last op of a change
     no longer matches the documents' diff."""
 
-    def lossy(old: msgspec.Struct, new: msgspec.Struct) -> list[Op]:
-        return diff_views(old, new)[:-1]
+    def lossy(old: msgspec.Struct, new: msgspec.Struct, shared: Shared | None = None) -> list[Op]:
+        return diff_views(old, new, shared)[:-1]
 
     monkeypatch.setattr(test_conformance, "diff_views", lossy)
     assert fails(RULESETS[name])
@@ -78,3 +78,16 @@ def test_views_built_together_that_hand_one_viewer_s_part_to_all_fail_the_law(na
         return [rules.view(state, viewers[0])] * len(viewers) if viewers else []
 
     assert fails(dataclasses.replace(rules, views=alike))
+
+
+@pytest.mark.parametrize("name", sorted(n for n, r in RULESETS.items() if r.follow is not None))
+def test_views_that_follow_events_but_forget_one_member_an_event_touched_fail_the_law(name: str) -> None:
+    """Each ruleset whose views follow events: a ``touches`` that leaves out one member of those it names keeps
+    that member when it should be built again."""
+    rules = RULESETS[name]
+
+    def forgetful(before: Any, after: Any, event: object) -> frozenset[str] | None:
+        touched = rules.touches(before, after, event)
+        return touched if not touched else touched - {min(touched)}
+
+    assert fails(dataclasses.replace(rules, touches=forgetful))

@@ -24,7 +24,7 @@ from server.rules.contingency.landscape import (
     check_zone,
 )
 from server.rules.contingency.state import ContingencyState, enlist
-from server.rules.contingency.view import redact, view, views
+from server.rules.contingency.view import MEMBERS, redact
 from server.rules.contingency.waiting import waiting
 
 
@@ -160,8 +160,10 @@ CONTINGENCY: Ruleset[ContingencyState] = Ruleset(
     start=start,
     decide=decide,
     evolve=evolve,
-    view=view,
-    views=views,
+    view=MEMBERS.view,
+    views=MEMBERS.views,
+    touches=MEMBERS.touches,
+    follow=MEMBERS.follow,
     outcome=outcome,
     window=window,
     check_declaration=check_declaration,

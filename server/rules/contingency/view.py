@@ -9,81 +9,115 @@ never played). A skipped action is never turned over: its name stays hidden in v
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-
 import msgspec
 
 from protocol.events import Revealed, RevealEntry
 from protocol.rulesets import contingency as c
 from server.engine.ruleset import Viewer
+from server.engine.view_members import Own, ViewMembers
 from server.rules.contingency import order as o
 from server.rules.contingency.state import ContingencyState, Fighter, Planned
 
 
-def view(state: ContingencyState, viewer: Viewer) -> c.ContingencyView:
-    return views(state, [viewer])[0]
+def _zones(state: ContingencyState) -> list[c.ZoneView]:
+    fighters, things = state.fighters, state.things
+    return [
+        c.ZoneView(
+            id=zone.id,
+            name=zone.name,
+            traits=list(zone.traits),
+            modifier=zone.modifier,
+            forced_to=zone.forced_to,
+            characters=[k for k, f in fighters.items() if f.zone == zone.id],
+            things=[k for k, t in things.items() if t.zone == zone.id],
+        )
+        for zone in state.zones.values()
+    ]
 
 
-def views(state: ContingencyState, viewers: Sequence[Viewer]) -> list[c.ContingencyView]:
-    """Each viewer's view; the map, the order of play and the ranges, which every sight shares, worked out once."""
-    if not viewers:
-        return []
-    fighters = state.fighters
+def _next_action(state: ContingencyState) -> str | None:
+    nxt = o.next_action(state)
+    return nxt.id if nxt is not None else None
+
+
+def _rolling(state: ContingencyState) -> c.RollView | None:
+    rolling = state.rolling
+    if rolling is None:
+        return None
+    return c.RollView(
+        action=rolling.action,
+        character=rolling.character,
+        faces=list(rolling.faces),
+        sides=list(rolling.sides),
+        penalty=rolling.penalty,
+    )
+
+
+def _characters(state: ContingencyState) -> Own:
+    engaged = o.partners(state)
+    fighters = list(state.fighters.values())
+    return lambda viewer: [_character(state, f, engaged[f.id], viewer) for f in fighters]
+
+
+def _actions(state: ContingencyState) -> Own:
+    """The round's actions: those done (in the order they were), then those to come (in the order they will be),
+    then those the queue leaves out."""
     upcoming = o.queue(state)
     queued = {p.id for p in upcoming}
     done = sorted((p for p in state.actions.values() if p.status != "planned"), key=lambda p: p.seq)
     later = [p for p in state.actions.values() if p.status == "planned" and p.id not in queued]
     played = [*done, *upcoming, *later]
-    rolling = state.rolling
-    nxt = o.next_action(state, upcoming)
-    engaged = o.partners(state)
-    shared = c.ContingencyView(
-        round=state.round,
-        phase=state.phase,
-        intent_mode=state.mode,
-        scene=state.scene,
-        foreshadow=state.foreshadow,
-        zones=[
-            c.ZoneView(
-                id=zone.id,
-                name=zone.name,
-                traits=list(zone.traits),
-                modifier=zone.modifier,
-                forced_to=zone.forced_to,
-                characters=[k for k, f in fighters.items() if f.zone == zone.id],
-                things=[k for k, t in state.things.items() if t.zone == zone.id],
-            )
-            for zone in state.zones.values()
-        ],
-        connections=list(state.connections),
-        characters=[],
-        things=list(state.things.values()),
-        ranges=o.every_range(state),
-        actions=[],
-        next_action=nxt.id if nxt is not None else None,
-        rolling=None
-        if rolling is None
-        else c.RollView(
-            action=rolling.action,
-            character=rolling.character,
-            faces=list(rolling.faces),
-            sides=list(rolling.sides),
-            penalty=rolling.penalty,
-        ),
-        last=state.last,
-        last_sides=list(state.last_sides),
-        environmental=list(state.environmental),
-        catalogue=[],
-    )
-    return [
-        msgspec.structs.replace(
-            shared,
-            characters=[_character(state, f, engaged[f.id], viewer) for f in fighters.values()],
-            actions=[_action(state, p, viewer) for p in played],
-            catalogue=_cards(state, viewer),
-        )
-        for viewer in viewers
-    ]
+    return lambda viewer: [_action(state, p, viewer) for p in played]
+
+
+QUEUE = ("actions", "fighters", "connections", "engagements", "zones", "things", "order")  # what ``o.queue`` reads
+
+MEMBERS: ViewMembers[ContingencyState, c.ContingencyView] = ViewMembers(
+    state_type=ContingencyState,
+    view_type=c.ContingencyView,
+    shared={
+        "round": lambda state: state.round,
+        "phase": lambda state: state.phase,
+        "intent_mode": lambda state: state.mode,
+        "scene": lambda state: state.scene,
+        "foreshadow": lambda state: state.foreshadow,
+        "zones": _zones,
+        "connections": lambda state: list(state.connections),
+        "things": lambda state: list(state.things.values()),
+        "ranges": o.every_range,
+        "next_action": _next_action,
+        "rolling": _rolling,
+        "last": lambda state: state.last,
+        "last_sides": lambda state: list(state.last_sides),
+        "environmental": lambda state: list(state.environmental),
+    },
+    own={
+        "characters": _characters,
+        "actions": _actions,
+        "catalogue": lambda state: lambda viewer: _cards(state, viewer),
+    },
+    reads={
+        "round": ("round",),
+        "phase": ("phase",),
+        "intent_mode": ("mode",),
+        "scene": ("scene",),
+        "foreshadow": ("foreshadow",),
+        "zones": ("zones", "fighters", "things"),
+        "connections": ("connections",),
+        "things": ("things",),
+        "ranges": ("connections", "engagements", "fighters"),
+        "next_action": ("phase", *QUEUE),
+        "rolling": ("rolling",),
+        "last": ("last",),
+        "last_sides": ("last_sides",),
+        "environmental": ("environmental",),
+        "characters": ("fighters", "engagements", "mode"),
+        "actions": ("mode", *QUEUE),
+        "catalogue": ("catalogue", "fighters"),
+    },
+)
+"""The view, member by member: the map, the order of play and the ranges, which every sight shares, are worked
+out once per state, and only the members that read what an event changed are built again."""
 
 
 def _character(state: ContingencyState, f: Fighter, engaged: list[str], viewer: Viewer) -> c.CharacterView:

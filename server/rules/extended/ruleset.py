@@ -18,7 +18,7 @@ from server.rules.extended.describe import describe
 from server.rules.extended.evolve import evolve
 from server.rules.extended.redact import redact
 from server.rules.extended.state import ExtendedState, Fighter
-from server.rules.extended.view import view, view_patches, views
+from server.rules.extended.view import MEMBERS, view_patches
 from server.rules.extended.waiting import waiting
 from server.rules.questworlds.chart import started
 from server.rules.questworlds.setup import modified_rating, player_controlled
@@ -129,9 +129,11 @@ EXTENDED: Ruleset[ExtendedState] = Ruleset(
     start=start,
     decide=decide,
     evolve=evolve,
-    view=view,
-    views=views,
+    view=MEMBERS.view,
+    views=MEMBERS.views,
     view_patches=view_patches,
+    touches=MEMBERS.touches,
+    follow=MEMBERS.follow,
     outcome=outcome,
     window=window,
     check_declaration=check_declaration,

@@ -9,83 +9,123 @@ import msgspec
 from protocol.ops import Op, Replace
 from protocol.rulesets import extended as x
 from server.engine.ruleset import Viewer
+from server.engine.view_members import Own, ViewMembers
 from server.rules.extended.roll import effective_bid
 from server.rules.extended.state import ExtendedState, Fighter
-from server.rules.questworlds.chart import chart_for, chart_patches
-from server.rules.questworlds.hero_points import awaiting_for, pending_for
+from server.rules.questworlds.chart import CHART_READS, chart_member, chart_patches
+from server.rules.questworlds.hero_points import exchange_seen
 
 
-def view(state: ExtendedState, viewer: Viewer) -> x.ExtendedView:
-    return views(state, [viewer])[0]
+def _contestants(state: ExtendedState) -> Own:
+    fighters = list(state.fighters.values())
+    return lambda viewer: [_contestant(f, viewer) for f in fighters]
 
 
-def views(state: ExtendedState, viewers: Sequence[Viewer]) -> list[x.ExtendedView]:
-    """Each viewer's view; all but the contestants, the chart and whose hero point is awaited shared."""
-    if not viewers:
-        return []
+def _exchange(state: ExtendedState) -> Own:
+    """The rolled exchange: all of it shared but who may still spend a hero point and whose answer it waits for."""
     exchange = state.exchange
-    charts = [chart_for(state, viewer) for viewer in viewers]
-    shared_exchange = (
-        None
-        if exchange is None
-        else x.ExchangeView(
-            number=exchange.number,
-            actor=exchange.actor,
-            defender=exchange.defender,
-            bid=exchange.bid,
-            kind=exchange.kind,
-            parting_shot=exchange.parting_shot,
-            actor_face=exchange.actor_face,
-            defender_face=exchange.defender_face,
-            actor_level=exchange.actor_level,
-            defender_level=exchange.defender_level,
-            hero_points_spent=list(exchange.spent),
-            hero_points_pending=[],
-            answers_pending=[],
-        )
+    if exchange is None:
+        return lambda viewer: None
+    shared = x.ExchangeView(
+        number=exchange.number,
+        actor=exchange.actor,
+        defender=exchange.defender,
+        bid=exchange.bid,
+        kind=exchange.kind,
+        parting_shot=exchange.parting_shot,
+        actor_face=exchange.actor_face,
+        defender_face=exchange.defender_face,
+        actor_level=exchange.actor_level,
+        defender_level=exchange.defender_level,
+        hero_points_spent=list(exchange.spent),
+        hero_points_pending=[],
+        answers_pending=[],
     )
-    shared = x.ExtendedView(
-        prize=state.prize,
-        round=state.round,
-        phase=state.phase,
-        order=list(state.order),
-        next_actor=state.actor,
-        contestants=[],
-        intents=dict(state.intents),
-        proposals=dict(state.proposals),
-        exchange=None,
-        last=state.last,
-        outcome=state.outcome,
-        chart=charts[0],
-        better_roll=state.better_roll,
-        group=state.group,
-        order_mode=state.order_mode,
-        ordered=state.ordered,
-        acted=list(state.acted),
-        delayed=list(state.delayed),
-        targets_left=list(state.targets_left),
-        daring={c: state.daring_of(c) for c in state.intents},
-        changes_allowed=list(state.changes_allowed),
-        parting_shots=dict(state.open_shots),
-        shot_under_way=_shot(state),
-        players_type_faces=state.players_type_faces,
-        last_roll=state.last_roll,
+    return exchange_seen(shared, exchange, state.hero_point_window)
+
+
+def _shot(state: ExtendedState) -> x.ShotUnderWay | None:
+    """The parting shot taken and not yet applied: public, like the exchange it becomes."""
+    if state.shooter is None or state.shot_target is None:
+        return None
+    intent = state.shot_intent or x.Intent()
+    return x.ShotUnderWay(
+        shooter=state.shooter,
+        target=state.shot_target,
+        bid=effective_bid(state, state.shooter, intent),
+        action=intent.action,
     )
-    return [
-        msgspec.structs.replace(
-            shared,
-            contestants=[_contestant(f, viewer) for f in state.fighters.values()],
-            exchange=None
-            if exchange is None or shared_exchange is None
-            else msgspec.structs.replace(
-                shared_exchange,
-                hero_points_pending=pending_for(exchange.eligible, viewer),
-                answers_pending=awaiting_for(state.hero_point_window, exchange.waiting, viewer),
-            ),
-            chart=chart,
-        )
-        for viewer, chart in zip(viewers, charts, strict=True)
-    ]
+
+
+ACTOR = ("phase", "exchange", "shooter", "current", "order", "acted", "fighters")
+"""What ``ExtendedState.actor`` reads (``waiting`` included)."""
+
+MEMBERS: ViewMembers[ExtendedState, x.ExtendedView] = ViewMembers(
+    state_type=ExtendedState,
+    view_type=x.ExtendedView,
+    shared={
+        "prize": lambda state: state.prize,
+        "round": lambda state: state.round,
+        "phase": lambda state: state.phase,
+        "order": lambda state: list(state.order),
+        "next_actor": lambda state: state.actor,
+        "intents": lambda state: dict(state.intents),
+        "proposals": lambda state: dict(state.proposals),
+        "last": lambda state: state.last,
+        "outcome": lambda state: state.outcome,
+        "better_roll": lambda state: state.better_roll,
+        "players_type_faces": lambda state: state.players_type_faces,
+        "group": lambda state: state.group,
+        "order_mode": lambda state: state.order_mode,
+        "ordered": lambda state: state.ordered,
+        "acted": lambda state: list(state.acted),
+        "delayed": lambda state: list(state.delayed),
+        "targets_left": lambda state: list(state.targets_left),
+        "daring": lambda state: {c: state.daring_of(c) for c in state.intents},
+        "changes_allowed": lambda state: list(state.changes_allowed),
+        "parting_shots": lambda state: dict(state.open_shots),
+        "shot_under_way": _shot,
+        "last_roll": lambda state: state.last_roll,
+    },
+    own={
+        "contestants": _contestants,
+        "exchange": _exchange,
+        "chart": chart_member,
+    },
+    reads={
+        "prize": ("prize",),
+        "round": ("round",),
+        "phase": ("phase",),
+        "order": ("order",),
+        "next_actor": ACTOR,
+        "intents": ("intents",),
+        "proposals": ("proposals",),
+        "last": ("last",),
+        "outcome": ("outcome",),
+        "better_roll": ("better_roll",),
+        "players_type_faces": ("players_type_faces",),
+        "group": ("fighters",),
+        "order_mode": ("order_mode",),
+        "ordered": ("ordered",),
+        "acted": ("acted",),
+        "delayed": ("delayed",),
+        "targets_left": ("targets_left",),
+        "daring": ("daring", "intents"),
+        "changes_allowed": ("changes_allowed",),
+        "parting_shots": ("open_shots",),
+        "shot_under_way": ("shooter", "shot_target", "shot_intent", "fighters"),
+        "last_roll": ("last_roll",),
+        "contestants": ("fighters",),
+        "exchange": ("exchange", "hero_point_window"),
+        "chart": CHART_READS,
+    },
+)
+"""The view, member by member: every sight shares all but the contestants, the chart, and who the rolled
+exchange waits for and who may still spend a hero point in it; the rest of the exchange and the chart's columns
+are made once per state. The next actor reads what ``ExtendedState.actor`` reads; the parting shot under way
+reads the shooter's AP (a GM-run shooter's stake)."""
+
+view = MEMBERS.view
 
 
 def view_patches(
@@ -109,19 +149,6 @@ def view_patches(
         ap = _ap(now, viewer)
         patches.append(chart if ap == _ap(was, viewer) else [Replace(path=path, value=ap), *chart])
     return patches
-
-
-def _shot(state: ExtendedState) -> x.ShotUnderWay | None:
-    """The parting shot taken and not yet applied: public, like the exchange it becomes."""
-    if state.shooter is None or state.shot_target is None:
-        return None
-    intent = state.shot_intent or x.Intent()
-    return x.ShotUnderWay(
-        shooter=state.shooter,
-        target=state.shot_target,
-        bid=effective_bid(state, state.shooter, intent),
-        action=intent.action,
-    )
 
 
 def _contestant(fighter: Fighter, viewer: Viewer) -> x.ContestantView:

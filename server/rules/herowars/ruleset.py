@@ -15,7 +15,7 @@ from server.rules.herowars.decide import check_declaration, decide
 from server.rules.herowars.describe import describe
 from server.rules.herowars.evolve import evolve
 from server.rules.herowars.state import Fighter, HerowarsState
-from server.rules.herowars.view import view
+from server.rules.herowars.view import MEMBERS
 from server.rules.herowars.waiting import waiting
 from server.rules.questworlds.chart import started
 from server.rules.questworlds.setup import modified_rating, player_controlled, starting_ap
@@ -87,7 +87,10 @@ HEROWARS: Ruleset[HerowarsState] = Ruleset(
     start=start,
     decide=decide,
     evolve=evolve,
-    view=view,
+    view=MEMBERS.view,
+    views=MEMBERS.views,
+    touches=MEMBERS.touches,
+    follow=MEMBERS.follow,
     outcome=outcome,
     window=window,
     check_declaration=check_declaration,

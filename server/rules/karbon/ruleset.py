@@ -15,7 +15,7 @@ from server.rules.karbon.describe import describe, names
 from server.rules.karbon.dice import scene_dice
 from server.rules.karbon.evolve import evolve
 from server.rules.karbon.state import KarbonState
-from server.rules.karbon.view import phase, view, views
+from server.rules.karbon.view import MEMBERS, phase
 from server.rules.karbon.waiting import waiting
 
 MAX_FORTUNE = k.MAX_FORTUNE
@@ -77,8 +77,10 @@ KARBON: Ruleset[KarbonState] = Ruleset(
     start=start,
     decide=decide,
     evolve=evolve,
-    view=view,
-    views=views,
+    view=MEMBERS.view,
+    views=MEMBERS.views,
+    touches=MEMBERS.touches,
+    follow=MEMBERS.follow,
     outcome=outcome,
     window=window,
     check_declaration=check_declaration,

@@ -3,11 +3,9 @@ and the engine keeps it sealed until it is revealed)."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-
 from protocol.rulesets import karbon as k
-from server.engine.ruleset import Viewer
-from server.rules.karbon.state import KarbonState
+from server.engine.view_members import ViewMembers
+from server.rules.karbon.state import SIDES, KarbonState
 
 
 def phase(state: KarbonState) -> k.Phase:
@@ -23,64 +21,104 @@ def phase(state: KarbonState) -> k.Phase:
     return "declaring" if contest.all_in is None else "ready"
 
 
-def views(state: KarbonState, viewers: Sequence[Viewer]) -> list[k.KarbonView]:
-    """Everyone at the table sees the same: one view, shared by every viewer."""
-    return [view(state, viewers[0])] * len(viewers) if viewers else []
+def _dice(state: KarbonState, place: k.Place) -> list[k.DieView]:
+    return [k.DieView(id=d.id, sides=d.sides) for d in state.at(place)]
 
 
-def view(state: KarbonState, viewer: Viewer) -> k.KarbonView:
+def _sides(state: KarbonState) -> dict[str, k.SideView]:
     contest = state.contest
-
-    def dice(place: k.Place) -> list[k.DieView]:
-        return [k.DieView(id=d.id, sides=d.sides) for d in state.at(place)]
-
-    sides = {
+    return {
         side: k.SideView(
-            hand=dice(side),
+            hand=_dice(state, side),
             chips=contest.chips[side] if contest is not None else 0,
             stack=contest.stacks[side] if contest is not None else 0,
         )
-        for side in ("agent", "narrator")
+        for side in SIDES
     }
-    return k.KarbonView(
-        agent=state.agent,
-        name=state.name,
-        played=state.played,
-        players_type_faces=state.players_type_faces,
-        fortune=state.fortune,
-        full_fortune=state.full_fortune,
-        injuries=list(state.injuries),
-        conditions=list(state.conditions),
-        aftermaths=list(state.aftermaths),
-        draw=state.draw,
-        phase=phase(state),
-        pool=dice("pool"),
-        reserve=dice("reserve"),
-        spent=dice("spent"),
-        sides=sides,
-        contest=None
-        if contest is None
-        else k.ContestInfo(
-            number=contest.number,
-            goal=contest.goal,
-            ability=contest.ability,
-            level=contest.level,
-            challenge=contest.challenge,
-            consequence=contest.consequence,
-            peril=contest.peril,
-            sudden_death=contest.sudden_death,
-            round=contest.round,
-            track=list(contest.track),
-        ),
-        all_in=contest.all_in if contest is not None else None,
-        last_roll=state.last_roll,
-        stacking=list(contest.stacking) if contest is not None else [],
-        pending=[]
-        if contest is None
-        else [
-            k.PendingView(payout=w.payout, chooser="agent" if w.choice is None else "narrator", choice=w.choice)
-            for w in contest.waiting
-        ],
-        last_outcome=state.last_outcome,
-        contests=state.contests,
+
+
+def _contest(state: KarbonState) -> k.ContestInfo | None:
+    contest = state.contest
+    if contest is None:
+        return None
+    return k.ContestInfo(
+        number=contest.number,
+        goal=contest.goal,
+        ability=contest.ability,
+        level=contest.level,
+        challenge=contest.challenge,
+        consequence=contest.consequence,
+        peril=contest.peril,
+        sudden_death=contest.sudden_death,
+        round=contest.round,
+        track=list(contest.track),
     )
+
+
+def _pending(state: KarbonState) -> list[k.PendingView]:
+    contest = state.contest
+    if contest is None:
+        return []
+    return [
+        k.PendingView(payout=w.payout, chooser="agent" if w.choice is None else "narrator", choice=w.choice)
+        for w in contest.waiting
+    ]
+
+
+MEMBERS: ViewMembers[KarbonState, k.KarbonView] = ViewMembers(
+    state_type=KarbonState,
+    view_type=k.KarbonView,
+    shared={
+        "agent": lambda state: state.agent,
+        "name": lambda state: state.name,
+        "played": lambda state: state.played,
+        "players_type_faces": lambda state: state.players_type_faces,
+        "fortune": lambda state: state.fortune,
+        "full_fortune": lambda state: state.full_fortune,
+        "injuries": lambda state: list(state.injuries),
+        "conditions": lambda state: list(state.conditions),
+        "aftermaths": lambda state: list(state.aftermaths),
+        "draw": lambda state: state.draw,
+        "phase": phase,
+        "pool": lambda state: _dice(state, "pool"),
+        "reserve": lambda state: _dice(state, "reserve"),
+        "spent": lambda state: _dice(state, "spent"),
+        "sides": _sides,
+        "contest": _contest,
+        "all_in": lambda state: state.contest.all_in if state.contest is not None else None,
+        "last_roll": lambda state: state.last_roll,
+        "stacking": lambda state: list(state.contest.stacking) if state.contest is not None else [],
+        "pending": _pending,
+        "last_outcome": lambda state: state.last_outcome,
+        "contests": lambda state: state.contests,
+    },
+    own={},
+    reads={
+        "agent": ("agent",),
+        "name": ("name",),
+        "played": ("played",),
+        "players_type_faces": ("players_type_faces",),
+        "fortune": ("fortune",),
+        "full_fortune": ("full_fortune",),
+        "injuries": ("injuries",),
+        "conditions": ("conditions",),
+        "aftermaths": ("aftermaths",),
+        "draw": ("draw",),
+        "phase": ("aftermath_due", "contest"),
+        "pool": ("dice",),
+        "reserve": ("dice",),
+        "spent": ("dice",),
+        "sides": ("dice", "contest"),
+        "contest": ("contest",),
+        "all_in": ("contest",),
+        "last_roll": ("last_roll",),
+        "stacking": ("contest",),
+        "pending": ("contest",),
+        "last_outcome": ("last_outcome",),
+        "contests": ("contests",),
+    },
+)
+"""The view, member by member: everyone at the table sees the same, so every member is shared and worked out
+once per state, whatever the number of viewers. The dice in each place (``pool``, ``reserve``, ``spent`` and
+the sides' hands) read only where the dice are; the phase, the contest, the risk, the stacking and the payouts
+waiting read the running contest, which evolve replaces whenever any of it changes."""

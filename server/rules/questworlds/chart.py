@@ -10,7 +10,7 @@ GM until it has changed (AP knowledge). Once known it stays known, so the hidden
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Protocol, TypeVar
 
 import msgspec
@@ -105,12 +105,28 @@ def chart_after(before: S, after: S, *, applied: bool) -> S:
 def chart_for(state: ChartedState, viewer: Viewer) -> ApChart:
     """The chart as ``viewer`` may see it (``null`` where it may not see an AP), with the changes since the
     newest point as a last ``adjusted`` point."""
-    chart, exchange, adjusted, whole = _shown(state)
+    return _chart_seen(_shown(state), viewer)
+
+
+def _chart_seen(shown: Shown, viewer: Viewer) -> ApChart:
+    chart, exchange, adjusted, whole = shown
     ap: dict[str, list[int | None]] = {}
     for c, column in chart.ap.items():
         hidden = 0 if viewer.omniscient or viewer.controls(c) else chart.hidden.get(c, 0)
         ap[c] = [*([None] * hidden), *column[hidden:]] if hidden else whole[c]
     return ApChart(exchange=exchange, adjusted=adjusted, ap=ap)
+
+
+CHART_READS = ("fighters", "exchanges", "chart")
+"""The attributes of a contest's state ``chart_for`` reads (those ``ChartedState`` names): what a view's chart
+member (``chart_member``) is made from."""
+
+
+def chart_member(state: ChartedState) -> Callable[[Viewer], ApChart]:
+    """A view's chart member (``server.engine.view_members``): the chart as each viewer may see it, its columns
+    made once per state for every sight."""
+    shown = _shown(state)
+    return lambda viewer: _chart_seen(shown, viewer)
 
 
 def chart_patches(

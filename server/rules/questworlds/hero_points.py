@@ -10,8 +10,10 @@ applied at once) learns who holds hero points.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
-from typing import NoReturn
+from collections.abc import Callable, Iterable
+from typing import NoReturn, Protocol, TypeVar
+
+import msgspec
 
 from protocol.common import HeroPointWindow
 from protocol.errors import Refused
@@ -43,6 +45,30 @@ def awaiting_for(window: HeroPointWindow, waiting: list[str], viewer: Viewer) ->
     """Whose answer the exchange waits for, as ``viewer`` may see it: public with ``always`` (it does not depend
     on hero points), as secret as the hero points themselves with ``when_it_matters``."""
     return list(waiting) if window == "always" else pending_for(waiting, viewer)
+
+
+class Answered(Protocol):
+    """What ``exchange_seen`` reads of a rolled exchange."""
+
+    @property
+    def eligible(self) -> list[str]: ...
+
+    @property
+    def waiting(self) -> list[str]: ...
+
+
+E = TypeVar("E", bound=msgspec.Struct)
+
+
+def exchange_seen(shared: E, rolled: Answered, window: HeroPointWindow) -> Callable[[Viewer], E]:
+    """A rolled exchange's view as each viewer may see it: ``shared`` (what every sight sees of it) with who may
+    still spend a hero point (``hero_points_pending``) and whose answer it waits for (``answers_pending``) as
+    the viewer may see them."""
+    return lambda viewer: msgspec.structs.replace(
+        shared,
+        hero_points_pending=pending_for(rolled.eligible, viewer),
+        answers_pending=awaiting_for(window, rolled.waiting, viewer),
+    )
 
 
 ANSWER = "let the roll stand or spend a hero point"

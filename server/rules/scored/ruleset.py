@@ -15,7 +15,7 @@ from server.rules.scored.decide import check_declaration, decide
 from server.rules.scored.describe import describe
 from server.rules.scored.evolve import evolve
 from server.rules.scored.state import Member, ScoredState
-from server.rules.scored.view import view, views
+from server.rules.scored.view import MEMBERS
 from server.rules.scored.waiting import waiting
 
 
@@ -117,8 +117,10 @@ SCORED: Ruleset[ScoredState] = Ruleset(
     start=start,
     decide=decide,
     evolve=evolve,
-    view=view,
-    views=views,
+    view=MEMBERS.view,
+    views=MEMBERS.views,
+    touches=MEMBERS.touches,
+    follow=MEMBERS.follow,
     outcome=outcome,
     window=window,
     check_declaration=check_declaration,

@@ -200,9 +200,9 @@ def hidden(state: ContingencyState, viewer: Viewer) -> Iterable[str]:
     player's and the GM's; so is a change asked for, in either mode."""
     if viewer.omniscient:
         return
-    from server.rules.contingency.view import view
+    from server.rules.contingency.view import MEMBERS
 
-    for i, action in enumerate(view(state, viewer).actions):
+    for i, action in enumerate(MEMBERS.view(state, viewer).actions):
         if viewer.controls(action.character):
             continue
         yield f"/rules/actions/{i}/change_asked"
