@@ -48,7 +48,7 @@ def _version(text: str) -> int:
 def parser() -> argparse.ArgumentParser:
     store_help = (
         "sqlite:PATH, redis://HOST:PORT/DB, redis-cluster://HOST:PORT[,HOST:PORT...] or memory: "
-        "(default: agon.sqlite3 in $AGON_DATA)"
+        "(default: $AGON_STORE, or the first line of the file $AGON_STORE_FILE, else agon.sqlite3 in $AGON_DATA)"
     )
     top = _Parser(prog="agon", description="Agon: event-sourced tabletop-RPG contests")
     commands = top.add_subparsers(dest="command", required=True, parser_class=_Parser)
@@ -167,10 +167,16 @@ def _plain(error: Exception, store: str | None) -> str | None:
 
 
 def _spec(given: str | None) -> str:
-    """The store a command names, else the default one (agon.sqlite3 in AGON_DATA)."""
+    """The store a command names (``--store``, else ``AGON_STORE`` / ``AGON_STORE_FILE``), else the default one
+    (agon.sqlite3 in AGON_DATA)."""
+    from server.store_url import store_from_env
+
     if given == "sqlite:":
         raise UserError("--store sqlite: names no file: use sqlite:PATH", USAGE_ERROR)
-    return given or default_store()
+    named = given or store_from_env(os.environ)
+    if named == "sqlite:":
+        raise UserError("AGON_STORE sqlite: names no file: use sqlite:PATH", USAGE_ERROR)
+    return named or default_store()
 
 
 def _store(given: str | None, create: bool | None = None) -> str:
@@ -240,9 +246,10 @@ def _run(args: argparse.Namespace) -> int:
             if args.task == "archive":
                 return asyncio.run(admin.archive(_store(args.store), args.contests, args.to))
             from server.net.settings import data_dir_for
+            from server.store_url import store_from_env
 
             # a store named here must exist (its folder holds the secret); AGON_DATA alone may serve Redis
-            store = _store(args.store) if args.store else default_store()
+            store = _store(args.store) if args.store or store_from_env(os.environ) else default_store()
             return admin.rotate_secret(data_dir_for(store, os.environ), args.grace_days)
         case "schema":
             from protocol.schema import GENERATED, asyncapi_json, schema_json

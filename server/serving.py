@@ -17,6 +17,9 @@ from protocol.codec import decode_untrusted
 from protocol.messages import ClientMessage
 from server import logs
 from server.backend import Backend
+from server.fd_limit import OpenFiles, raise_open_files
+from server.fd_limit import describe as describe_files
+from server.net import accept_limit
 from server.net.app import AgonServer
 from server.net.metrics import ServerMetrics
 from server.net.settings import DEFAULT_HOST, DEFAULT_PORT, Settings
@@ -37,8 +40,10 @@ def agon_server(settings: Settings, store: EventStore, *, close_store: bool = Tr
     return AgonServer(settings, Backend(store, settings, metrics, close_store=close_store), metrics)
 
 
-async def serve(settings: Settings, store: EventStore, stop: asyncio.Event, spec: str = "") -> None:
-    """Serve until ``stop`` is set, then shut down gracefully."""
+async def serve(
+    settings: Settings, store: EventStore, stop: asyncio.Event, spec: str = "", files: OpenFiles | None = None
+) -> None:
+    """Serve until ``stop`` is set, then shut down gracefully (logging the open-files limit ``files``, if given)."""
     contests = len(await store.contests())
     held = f"{contests} contest" + ("" if contests == 1 else "s")
     print(f"agon: store {_redacted(spec) or describe(store)} ({held})", flush=True)
@@ -59,6 +64,8 @@ async def serve(settings: Settings, store: EventStore, stop: asyncio.Event, spec
         print(f"agon: serving on {server.url}  (WebSocket {server.ws_url}, store {describe(store)})", flush=True)
         print(f"agon: open {server.url} in a browser and press New contest", flush=True)
         print(f"agon: event loop {type(asyncio.get_running_loop()).__module__.split('.')[0]}", flush=True)
+        if files is not None:
+            log.info("%s", describe_files(files))
         await stop.wait()
         print("agon: shutting down", flush=True)
 
@@ -74,15 +81,16 @@ def _redacted(spec: str) -> str:
     return spec
 
 
-async def _main(settings: Settings, spec: str) -> int:
+async def _main(settings: Settings, spec: str, files: OpenFiles | None = None) -> int:
     store = open_store(spec)
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
+    accept_limit.install(loop)
     for signum in (signal.SIGTERM, signal.SIGINT):
         with contextlib.suppress(NotImplementedError):
             loop.add_signal_handler(signum, stop.set)
     try:
-        await serve(settings, store, stop, spec)
+        await serve(settings, store, stop, spec, files)
     except StoreError as error:
         print(f"agon serve: cannot open the store {_redacted(spec)}: {error.message}", file=sys.stderr)
         await store.close()
@@ -116,9 +124,10 @@ def run(host: str = DEFAULT_HOST, port: int = DEFAULT_PORT, store: str | None = 
     spec = store or DEFAULT_SPEC
     try:
         logs.configure(os.environ)
+        files = raise_open_files()
         settings = Settings.from_env(host, port, spec)
         with asyncio.Runner(loop_factory=loop_factory(os.environ.get("AGON_LOOP", "asyncio"))) as runner:
-            return runner.run(_main(settings, spec))
+            return runner.run(_main(settings, spec, files))
     except (OSError, ValueError) as error:
         print(f"agon serve: {error}", file=sys.stderr)
         return 1

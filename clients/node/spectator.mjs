@@ -115,7 +115,9 @@ export function spectate(link, { untilConcluded = false, final = false, out = co
   }
 
   function connect() {
-    const ws = new WebSocket(server);
+    // The URL names the contest (?contest=ID) so a proxy hashing on it brings the table to one process; the
+    // query grants nothing: the token in the hello decides.
+    const ws = new WebSocket(`${server}?contest=${encodeURIComponent(contest)}`);
     ws.onopen = () => {
       wait = 100;
       const follow = { contest, token };

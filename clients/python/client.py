@@ -30,6 +30,7 @@ from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed, InvalidHandshake
 from websockets.frames import CloseCode
 
+from clients.python.affinity import affinity_url
 from clients.python.core import (
     PERMANENT,
     Answered,
@@ -131,12 +132,14 @@ class AgonClient:
         hello: bool = True,
         resume: bool = False,
         timeout: float = DEFAULT_TIMEOUT,
+        contest: str | None = None,
     ) -> AgonClient:
-        """Open a connection and say hello (following ``follow``), unless ``hello`` is False."""
+        """Open a connection and say hello (following ``follow``), unless ``hello`` is False. The URL names the
+        contest followed when there is one (``contest``, or the only one of ``follow``), for the proxy's affinity."""
         client = cls(url, origin=origin, record_frames=record_frames, resume=resume)
         client.owner = owner
         try:
-            await client._open(timeout)
+            await client._open(timeout, [contest] if contest else [f.contest for f in follow if f.contest])
             if hello:
                 await client.hello(follow, timeout=timeout)
         except BaseException:
@@ -144,10 +147,10 @@ class AgonClient:
             raise
         return client
 
-    async def _open(self, timeout: float) -> None:
+    async def _open(self, timeout: float, contests: Sequence[str] = ()) -> None:
         self._last_word = None
         self._ws = await connect(
-            self.url,
+            affinity_url(self.url, contests),
             origin=None if self.origin is None else self.origin,  # type: ignore[arg-type]
             max_size=2**24,
             compression=None,
@@ -175,8 +178,9 @@ class AgonClient:
 
     async def _reconnect(self, timeout: float) -> None:
         await self._drop()
-        await self._open(timeout)
-        await self.hello(self.core.resumes(), timeout=timeout)
+        resumes = self.core.resumes()
+        await self._open(timeout, [f.contest for f in resumes if f.contest])
+        await self.hello(resumes, timeout=timeout)
 
     async def _resume_with_backoff(self) -> None:
         """Reconnect until it works (waits doubling from ``backoff[0]`` up to ``backoff[1]``, with jitter)."""

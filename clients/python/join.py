@@ -33,7 +33,7 @@ async def join(link: str, *, server: str | None = None, timeout: float = DEFAULT
 async def join_invitation(invitation: Invitation, *, timeout: float = DEFAULT_TIMEOUT) -> Table:
     if invitation.server is None:
         raise BadLink("a bare token names no server: pass server='ws://HOST:PORT/ws'")
-    client = await AgonClient.connect(invitation.server, resume=True, timeout=timeout)
+    client = await AgonClient.connect(invitation.server, resume=True, timeout=timeout, contest=invitation.contest)
     try:
         mirror = await client.follow(invitation.contest, invitation.token, timeout=timeout)
     except BaseException:

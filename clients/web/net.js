@@ -1,5 +1,6 @@
 // The WebSocket to the server: hello with a token, welcome, patches applied in order, notices, commands
 // answered by ack or error, automatic reconnection that resumes from the last version seen.
+import { affinityUrl, contestOfToken } from "./affinity.js";
 import { applyPatch } from "./vendor/core.mjs";
 
 const BACKOFF_MS = [250, 500, 1000, 2000, 4000, 8000];
@@ -69,7 +70,7 @@ export class Link {
   }
 
   open() {
-    const ws = new WebSocket(socketUrl());
+    const ws = new WebSocket(affinityUrl(socketUrl(), this.token ? (this.contest ?? contestOfToken(this.token)) : null));
     this.ws = ws;
     ws.addEventListener("open", () => {
       this.attempt = 0;

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 import os
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -81,6 +82,10 @@ class Settings:
             burst=_number(env, "AGON_BURST", float, cls.burst),
             send_queue=_number(env, "AGON_SEND_QUEUE", int, cls.send_queue),
             max_connections_address=_number(env, "AGON_MAX_CONNECTIONS_PER_ADDRESS", int, cls.max_connections_address),
+            create_rate_address=_positive(env, "AGON_CREATE_RATE", cls.create_rate_address),
+            create_burst_address=_positive(env, "AGON_CREATE_BURST", cls.create_burst_address, least=1.0),
+            create_rate=_positive(env, "AGON_CREATE_RATE_CONNECTION", cls.create_rate),
+            create_burst=_positive(env, "AGON_CREATE_BURST_CONNECTION", cls.create_burst, least=1.0),
         )
 
 
@@ -102,6 +107,15 @@ def _number(env: Mapping[str, str], name: str, kind: type[N], default: D) -> N |
     except ValueError:
         what = "a whole number" if kind is int else "a number"
         raise SettingError(f"{name}={text!r} is not {what}") from None
+
+
+def _positive(env: Mapping[str, str], name: str, default: float, least: float = 0.0) -> float:
+    """The setting ``name`` as a finite number above 0 (or at least ``least``, when it is above 0)."""
+    value = _number(env, name, float, default)
+    if not math.isfinite(value) or value <= 0 or value < least:
+        bound = f"a number of at least {least:g}" if least > 0 else "a positive number"
+        raise SettingError(f"{name}={env[name].strip()!r} is not {bound}")
+    return value
 
 
 def _public_key(env: Mapping[str, str]) -> bytes | None:

@@ -56,10 +56,12 @@ class Frames:
         self.received: list[str] = []
         self.sent: list[str] = []
         self.requests: list[str] = []
+        self.sockets: list[str] = []  # the URL of every WebSocket the page opens
         page.on("websocket", self._socket)
         page.on("request", lambda request: self.requests.append(request.url))
 
     def _socket(self, ws: Any) -> None:
+        self.sockets.append(ws.url)
         ws.on("framereceived", lambda payload: self.received.append(_text(payload)))
         ws.on("framesent", lambda payload: self.sent.append(_text(payload)))
 

@@ -49,6 +49,7 @@ class ServerProcess:
         self.port = free_port()
         self.log = workdir / f"agon-{self.port}.log"
         self.process: subprocess.Popen[bytes] | None = None
+        self.preexec: Callable[[], None] | None = None  # run in the child before agon starts (e.g. setrlimit)
 
     @property
     def http_url(self) -> str:
@@ -61,11 +62,18 @@ class ServerProcess:
     def output(self) -> str:
         return self.log.read_text(errors="replace") if self.log.exists() else ""
 
+    def command(self) -> list[str]:
+        return [*SERVE, "--host", "127.0.0.1", "--port", str(self.port), "--store", self.store]
+
     def start(self, timeout: float = 20.0) -> ServerProcess:
-        command = [*SERVE, "--host", "127.0.0.1", "--port", str(self.port), "--store", self.store]
         with self.log.open("ab") as log:
             self.process = subprocess.Popen(
-                command, cwd=self.workdir, env=self.env, stdout=log, stderr=subprocess.STDOUT
+                self.command(),
+                cwd=self.workdir,
+                env=self.env,
+                stdout=log,
+                stderr=subprocess.STDOUT,
+                preexec_fn=self.preexec,
             )
         deadline = time.monotonic() + timeout
         while True:
