@@ -83,6 +83,9 @@ class Strategy:
     hidden: Callable[[Any, Viewer], Iterable[str]]
     check_event: Callable[[Any, RulesetEvent, Any], None]
     check_batch: Callable[[Any, Sequence[RulesetEvent], Any], None]
+    # the fields of an event that the rules make public whatever they hold (a loan's offer and its simple
+    # contest): a hidden value equal to one of them by chance is not traced there
+    public: Callable[[Any], frozenset[str]]
 
 
 def _no_hidden(state: Any, viewer: Viewer) -> Iterable[str]:
@@ -97,6 +100,10 @@ def _no_batch_check(before: Any, events: Sequence[RulesetEvent], after: Any) -> 
     return None
 
 
+def _nothing_public(event: Any) -> frozenset[str]:
+    return frozenset()
+
+
 def load(name: str) -> Strategy:
     """The strategy module of ruleset ``name``; ModuleNotFoundError or AttributeError when it is missing."""
     module: ModuleType = importlib.import_module(f"tests.conformance.strategies.{name}")
@@ -109,4 +116,5 @@ def load(name: str) -> Strategy:
         check_batch=cast(
             Callable[[Any, Sequence[RulesetEvent], Any], None], getattr(module, "check_batch", _no_batch_check)
         ),
+        public=cast(Callable[[Any], frozenset[str]], getattr(module, "public", _nothing_public)),
     )

@@ -154,10 +154,14 @@ def texts_in(doc: Any) -> set[str]:
     return {v for _, v in _leaves(doc) if isinstance(v, str)}
 
 
-def carried(event: Any, hidden: Iterable[HiddenValue], known: set[str] = frozenset()) -> list[str]:
+def carried(
+    event: Any, hidden: Iterable[HiddenValue], known: set[str] = frozenset(), public: frozenset[str] = frozenset()
+) -> list[str]:
     """The hidden values ``event`` (as shown to a viewer) carries. A hidden text the viewer's own view shows
-    too (its own contestant's rating, equal to another's) cannot be traced, and is not."""
-    leaves = list(_leaves(msgspec.to_builtins(event)))
+    too (its own contestant's rating, equal to another's) cannot be traced, and is not; nor is a value in one of
+    the event's ``public`` fields (what the rules make public whatever it holds: equal to a hidden value only by
+    chance)."""
+    leaves = [(k, v) for k, v in _leaves(msgspec.to_builtins(event)) if k not in public]
     texts = {v for _, v in leaves if isinstance(v, str)}
     found = set()
     for h in hidden:

@@ -367,7 +367,7 @@ def machine(rules: Ruleset[Any], strategy: Strategy) -> type[RuleBasedStateMachi
                     shown = shown_event(rules, rules_before, envelope, viewer)
                     hidden = self._hidden_values(viewer, contest, after, gm_docs)
                     known = set().union(*(secrecy.texts_in(view_doc(rules, c, viewer)) for c in (contest, after) if c))
-                    told = secrecy.carried(shown, hidden, known)
+                    told = secrecy.carried(shown, hidden, known, strategy.public(shown))
                     assert not told, f"{actor} is told {told} by event {envelope.version}: {shown}"
                 contest = after
             if before is not None and contest is not None:

@@ -207,3 +207,9 @@ def check_event(before: ExtendedState, event: object, after: ExtendedState) -> N
     if isinstance(event, x.ContestDecided):
         assert after.phase == "decided" and after.outcome is not None
         assert len({f.side for f in after.fighters.values() if f.in_contest}) <= 1, "decided with two sides in"
+
+
+def public(event: object) -> frozenset[str]:
+    """A loan's offer is public, and so is the simple contest against it (§5.3.11: the resistance is the AP
+    offered): a hidden AP or rating equal to the offer is equal by chance."""
+    return frozenset({"ap", "resistance"}) if isinstance(event, x.LoanResolved) else frozenset()
