@@ -2,9 +2,10 @@
 
 - ``list``: every contest with its ruleset, state (running, concluded, imported), events and bytes.
 - ``archive CONTEST... --to DIR``: for each concluded contest, export its log (and its table talk, as
-  ``agon export`` does) to ``DIR/CONTEST.jsonl``, verify the file (hash chain, commitments, dice, fold, the
-  talk's numbering and rolls) and that it holds exactly the stored events, and only then remove the contest
-  (and its talk) from the store. ``agon import DIR/CONTEST.jsonl`` brings it back read-only.
+  ``agon export`` does) to ``DIR/CONTEST.jsonl`` (``DIR`` and its parents are created when missing), verify
+  the file (hash chain, commitments, dice, fold, the talk's numbering and rolls) and that it holds exactly
+  the stored events, and only then remove the contest (and its talk) from the store.
+  ``agon import DIR/CONTEST.jsonl`` brings it back read-only.
 - ``rotate-secret``: a new token secret in the data folder; the old one stays accepted for a grace period
   (see ``server.net.auth``), so nobody is logged out by the rotation itself.
 """
@@ -73,8 +74,9 @@ async def list_contests(spec: str, as_json: bool) -> int:
 
 async def archive(spec: str, contests: list[str], folder: str) -> int:
     target = Path(folder)
-    if not target.is_dir():
-        raise UserError(f"--to {folder}: no such folder")
+    if target.exists() and not target.is_dir():
+        raise UserError(f"--to {folder}: not a folder")
+    target.mkdir(parents=True, exist_ok=True)  # an OSError (permissions) is one line: server.cli._plain
     store = open_existing(spec)
     try:
         for contest in contests:

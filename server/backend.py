@@ -7,6 +7,7 @@ the store and builds both.
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Sequence
 from typing import Any, Protocol
 
@@ -18,6 +19,9 @@ from server.feed.talk import TalkHub
 from server.owners import Owners
 from server.service import ContestService
 from server.store.port import EventStore
+from server.store.readiness import ReadinessCache, Shard, all_ready
+
+log = logging.getLogger(__name__)
 
 
 class Counted(Protocol):
@@ -29,6 +33,9 @@ class BackendMetrics(FeedMetrics, Protocol):
 
     @property
     def lost_events(self) -> Counted: ...
+
+    @property
+    def store_errors(self) -> Counted: ...
 
 
 class Backend:
@@ -43,6 +50,7 @@ class Backend:
         self.talk = TalkHub(store, self.service, settings.feed_linger)
         self.presence = Roster(store)
         self.owners = Owners(store)
+        self._readiness: ReadinessCache | None = None
         self.service.on_lost = self._lost
         self.service.on_appended = self._appended
 
@@ -64,6 +72,30 @@ class Backend:
     async def ping(self) -> None:
         """Raises unless the store answers."""
         await self._store.ping()
+
+    async def ready(self, timeout: float) -> list[Shard]:
+        """Whether each shard of the store can be read from and appended to, asked of the store at most once a second
+        (``server.store.readiness``): a load balancer polling often costs the store nothing more."""
+        if self._readiness is None:
+            store = self._store
+            self._readiness = ReadinessCache(lambda: store.ready(timeout), on_probe=self._probed)
+        return await self._readiness.get()
+
+    def _probed(self, before: list[Shard], now: list[Shard]) -> None:
+        """A readiness probe's answer: each failed shard counted, and a log line when readiness changes."""
+        for shard in now:
+            if not shard.ready:
+                self._metrics.store_errors.inc(shard.name)
+        if all_ready(now) != all_ready(before) and (before or not all_ready(now)):
+            failed = "; ".join(f"{shard.name}: {shard.problem}" for shard in now if not shard.ready)
+            if failed:
+                log.warning("not ready: the store cannot be read from and appended to (%s)", failed)
+            else:
+                log.warning("ready again: every shard of the store can be read from and appended to")
+
+    def shard(self, contest: str) -> str:
+        """The name of the store's shard holding ``contest`` (as ``ready()`` names it)."""
+        return self._store.shard(contest)
 
     async def close(self) -> None:
         """Stop every feed, let the service's background work finish, then release the store (unless it was lent)."""

@@ -53,7 +53,7 @@ def parser() -> argparse.ArgumentParser:
     top = _Parser(prog="agon", description="Agon: event-sourced tabletop-RPG contests")
     commands = top.add_subparsers(dest="command", required=True, parser_class=_Parser)
 
-    serve = commands.add_parser("serve", help="serve contests over WebSocket (/ws, /healthz, /metrics)")
+    serve = commands.add_parser("serve", help="serve contests over WebSocket (/ws, /healthz, /readyz, /metrics)")
     serve.add_argument("--host", default="127.0.0.1")
     serve.add_argument("--port", type=_port, default=8765)
     serve.add_argument("--store", default=None, help=store_help)
@@ -102,7 +102,7 @@ def parser() -> argparse.ArgumentParser:
     listing.add_argument("--json", action="store_true", help="one JSON object per contest")
     archiving = tasks.add_parser("archive", help="export, verify, then remove concluded contests")
     archiving.add_argument("contests", nargs="+", metavar="CONTEST")
-    archiving.add_argument("--to", required=True, help="the folder the archives go to (CONTEST.jsonl)")
+    archiving.add_argument("--to", required=True, help="the folder for CONTEST.jsonl (created if missing)")
     archiving.add_argument("--store", default=None, help=store_help)
     rotating = tasks.add_parser("rotate-secret", help="a new token secret; the old one accepted for a while")
     rotating.add_argument("--grace-days", type=float, default=30.0, help="how long old tokens stay valid (30)")

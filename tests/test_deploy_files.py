@@ -5,9 +5,11 @@ implementation (Debian's docker-compose) validates docker-compose.yml — no Doc
 from __future__ import annotations
 
 import os
+import re
 import shutil
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -37,12 +39,12 @@ def test_the_dockerfile_passes_hadolint() -> None:
     assert linted.returncode == 0, linted.stdout + linted.stderr
 
 
-def test_the_dockerfile_runs_unprivileged_and_checks_healthz() -> None:
+def test_the_dockerfile_runs_unprivileged_and_checks_readyz() -> None:
     lines = (ROOT / "deploy" / "Dockerfile").read_text().splitlines()
     users = [line.split()[1] for line in lines if line.startswith("USER ")]
     assert users and users[-1] not in ("root", "0")
     at = next(i for i, line in enumerate(lines) if line.startswith("HEALTHCHECK"))
-    assert "/healthz" in " ".join(lines[at : at + 2])
+    assert "/readyz" in " ".join(lines[at : at + 2])
 
 
 def test_the_compose_file_is_valid_with_redis_two_replicas_and_the_proxy() -> None:
@@ -117,3 +119,91 @@ def test_deploy_serve_reads_a_relative_agon_data_from_the_folder_it_is_run_in(tm
     assert ran.returncode == 0, ran.stderr
     assert f"AGON_DATA={tmp_path / 'mine'}" in ran.stdout.splitlines()
     assert f"export AGON_DATA={tmp_path / 'mine'}" in ran.stderr
+
+
+def service_blocks(resolved: str) -> dict[str, str]:
+    """Each service's part of `docker-compose config` output (its lines below `  NAME:` under `services:`)."""
+    blocks: dict[str, list[str]] = {}
+    current: list[str] | None = None
+    inside = False
+    for line in resolved.splitlines():
+        if not line.startswith(" "):
+            inside, current = line == "services:", None
+        elif inside and line.startswith("  ") and not line.startswith("   "):
+            current = blocks.setdefault(line.strip().rstrip(":"), [])
+        elif current is not None:
+            current.append(line)
+    return {name: "\n".join(lines) for name, lines in blocks.items()}
+
+
+def test_the_cluster_profile_is_six_redis_nodes_joined_once_with_replicas_and_the_proxy() -> None:
+    checked = compose("--profile", "cluster", "config", "--quiet", env=ENV)
+    assert checked.returncode == 0, checked.stderr
+    resolved = compose("--profile", "cluster", "config", env=ENV).stdout
+    services = service_blocks(resolved)
+    clustered = {name for name, block in services.items() if "profiles:\n    - cluster" in block}
+    assert {"redis", "agon-1", "agon-2", "proxy"}.isdisjoint(clustered)  # `docker compose up` starts no cluster
+
+    nodes = sorted(name for name in clustered if name.startswith("redis-node-"))
+    assert len(nodes) == 6
+    addresses = []
+    for node in nodes:
+        block = services[node]
+        assert f"{ROOT / 'deploy/redis.conf'}:/usr/local/etc/redis/redis.conf:ro" in block
+        assert f"{ROOT / 'deploy/redis-cluster.conf'}:/usr/local/etc/redis/redis-cluster.conf:ro" in block
+        assert "- --include\n    - /usr/local/etc/redis/redis-cluster.conf" in block
+        assert f"- {node}:/data" in block  # a volume of its own: nodes.conf and the AOF survive a restart
+        addresses.append(block.split("ipv4_address: ")[1].split()[0])
+    assert len(set(addresses)) == 6
+
+    create = " ".join(services["redis-cluster-create"].split())
+    assert "redis-cli --cluster create " + " ".join(f"{a}:6379" for a in addresses) in create
+    assert "--cluster-replicas 1 --cluster-yes" in create and 'restart: "no"' in create
+    assert all(f"{node}: condition: service_healthy" in create for node in nodes)
+
+    subnet = resolved.split("agon-cluster:\n    ipam:\n      config:\n      - subnet: ")[1].split()[0]
+    upstream = re.findall(r"^\s*server (\S+):8765", (ROOT / "deploy/nginx.conf").read_text(), re.MULTILINE)
+    replicas = [name for name in clustered if name.startswith("agon-")]
+    aliases = set()
+    for replica in replicas:
+        block = services[replica]
+        url = block.split("- --store\n    - ")[1].split()[0]
+        assert url.startswith("redis-cluster://") and all(f"{a}:6379" in url[16:].split(",") for a in addresses[:3])
+        assert f"AGON_TRUSTED_PROXIES: {subnet}" in block  # the cluster proxy's network: forwarded addresses believed
+        assert "redis-cluster-create:\n        condition: service_completed_successfully" in block
+        aliases.update(re.findall(r"aliases:\n\s+- (\S+)", block))
+    assert len(replicas) >= 2 and set(upstream) == aliases  # deploy/nginx.conf reaches exactly these replicas
+    proxy = services["proxy-cluster"]
+    assert "agon-cluster: null" in proxy and f"{ROOT / 'deploy/nginx.conf'}:/etc/nginx/nginx.conf:ro" in proxy
+
+
+CLUSTER_SETTINGS = ("cluster-enabled", "cluster-require-full-coverage", "cluster-port", "cluster-node-timeout")
+
+
+def test_a_redis_node_reads_the_cluster_settings_the_guide_explains(tmp_path: Path) -> None:
+    sock = tmp_path / "redis.sock"  # no TCP port: nothing else on the machine can answer in its place
+    config = [str(ROOT / "deploy/redis.conf"), "--include", str(ROOT / "deploy/redis-cluster.conf")]
+    node = subprocess.Popen(
+        ["redis-server", *config, "--port", "0", "--unixsocket", str(sock), "--dir", str(tmp_path)],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    try:
+        settings: dict[str, str] = {}
+        for _ in range(200):  # a loaded machine can take seconds to start it
+            asked = subprocess.run(
+                ["redis-cli", "-s", str(sock), "config", "get", *CLUSTER_SETTINGS], capture_output=True, text=True
+            )
+            words = asked.stdout.split()
+            if asked.returncode == 0 and len(words) == 2 * len(CLUSTER_SETTINGS):
+                settings = dict(zip(words[::2], words[1::2], strict=True))
+                break
+            time.sleep(0.1)
+    finally:
+        node.terminate()
+        node.wait(timeout=10)
+    assert settings["cluster-enabled"] == "yes" and settings["cluster-require-full-coverage"] == "no"
+    assert settings["cluster-port"] == "0"  # the bus on port + 10000, as docs/deploy.md tells to open
+    guide = (ROOT / "docs/deploy.md").read_text()
+    timeout = int(settings["cluster-node-timeout"])
+    assert f"cluster-node-timeout {timeout}" in guide and f"{timeout // 1000} s" in guide

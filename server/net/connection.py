@@ -163,6 +163,8 @@ class Connection:
 
     def _error(self, code: str, message: str, *, id: str | None = None, contest: str | None = None) -> None:
         self._ctx.metrics.errors.inc(code)
+        if code == errors.UNAVAILABLE and contest is not None:  # by the shard holding the contest
+            self._ctx.metrics.store_errors.inc(self._ctx.backend.shard(contest))
         self._send(Error(code=code, message=message, id=id, contest=contest))
 
     def _close_after_sending(self, code: int, reason: str) -> None:

@@ -3,7 +3,9 @@
 - ``GET /``              the browser client (``clients/web``, see ``static.py``), and its files
 - ``GET /ws``            the WebSocket (origin checked; 503 while shutting down); a WebSocket opened on
                          ``/`` gets an ``error`` (``protocol/wrong_path``) naming ``/ws``, then a close
-- ``GET /healthz``       200 with the store's status, 503 when the store is unreachable
+- ``GET /healthz``       200 with the store's status, 503 when the store is unreachable (one ping) or shutting down
+- ``GET /readyz``        200 when every shard of the store can be read from and appended to (``readiness.py``),
+                         503 naming the shards that cannot, or while shutting down
 - ``GET /metrics``       Prometheus text
 - ``GET /api/contests``  the contests of the owner whose token is in ``Authorization: Bearer <owner token>``
 
@@ -37,6 +39,7 @@ from protocol.errors import Refused
 from protocol.schema import schema_json
 from server.net.context import ServerContext
 from server.net.metrics import CONTENT_TYPE as METRICS_CONTENT_TYPE
+from server.net.readiness import readiness
 from server.net.settings import Settings
 from server.net.static import SECURITY_HEADERS, load_assets
 
@@ -243,7 +246,10 @@ def http_handler(ctx: ServerContext) -> RequestHandler:
     async def page(connection: ServerConnection, request: Request, path: str) -> Response:
         if path == "/healthz":
             return await _health(connection, ctx)
+        if path == "/readyz":
+            return _json(connection, *await readiness(ctx))
         if path == "/metrics":
+            await readiness(ctx)  # agon_ready and agon_store_shard_up as of this scrape (cached for a second)
             return _respond(connection, HTTPStatus.OK, ctx.metrics.render(), METRICS_CONTENT_TYPE)
         if path == "/api/contests":
             if not host_allowed(request.headers.get("Host"), ctx.settings):

@@ -77,6 +77,10 @@ class Gauge(_Family):
     def dec(self, *labels: str, amount: float = 1.0) -> None:
         self._child(labels).dec(amount)
 
+    def clear(self) -> None:
+        """Forget every labelled value (e.g. shards that are gone), keeping the family."""
+        self._metric.clear()
+
     def value(self, *labels: str) -> float:
         return self._sample("", labels)
 
@@ -123,6 +127,26 @@ class ServerMetrics:
             registry,
             "agon_store_lost_events_total",
             "Acknowledged events the store no longer holds (restored behind, lagging replica): should stay 0.",
+        )
+        self.ready = Gauge(
+            registry,
+            "agon_ready",
+            "1 while this process can read from and append to every shard of its store and is not shutting down "
+            "(GET /readyz answers 200), else 0. Brought up to date by /readyz and by each scrape.",
+        )
+        self.store_shard_up = Gauge(
+            registry,
+            "agon_store_shard_up",
+            "1 when the last readiness probe of the shard (a Redis primary's host:port, sqlite, memory) read and "
+            "wrote it, else 0.",
+            ("shard",),
+        )
+        self.store_errors = Counter(
+            registry,
+            "agon_store_errors_total",
+            "Store errors by shard: readiness probes that failed, and requests refused store/unavailable (by the "
+            "shard this process knew for their contest).",
+            ("shard",),
         )
 
     def render(self) -> str:

@@ -16,6 +16,7 @@ from server.store.port import (
     is_sibling,
     sibling,
 )
+from server.store.readiness import Shard, problem_of
 
 
 class MemoryStore:
@@ -127,6 +128,16 @@ class MemoryStore:
 
     async def ping(self) -> None:
         self._check_open()
+
+    async def ready(self, timeout: float = 2.0) -> list[Shard]:
+        try:
+            self._check_open()
+        except UnavailableError as error:
+            return [Shard("memory", problem_of(error))]
+        return [Shard("memory")]
+
+    def shard(self, contest: str) -> str:
+        return "memory"
 
     async def close(self) -> None:
         self._closed = True

@@ -12,6 +12,7 @@ from typing import Protocol
 
 import msgspec
 
+from server.store.shard import Shard
 from server.store_error import StoreError as StoreError
 
 SIBLING = "~"
@@ -163,6 +164,15 @@ class EventStore(Protocol):
 
     async def ping(self) -> None:
         """Raise UnavailableError when the backend is unreachable."""
+        ...
+
+    async def ready(self, timeout: float = 2.0) -> list[Shard]:
+        """Whether each part of the backend (each Redis Cluster primary holding slots) can be read from and appended
+        to now, each probed within ``timeout`` seconds, without changing any contest (``server.store.readiness``)."""
+        ...
+
+    def shard(self, contest: str) -> str:
+        """The name of the part of the backend holding ``contest``, as ``ready()`` names it (for metrics)."""
         ...
 
     async def close(self) -> None:

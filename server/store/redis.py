@@ -65,6 +65,7 @@ from server.store.port import (
     UnavailableError,
     is_sibling,
 )
+from server.store.readiness import Shard, cluster_ready, redis_ready
 from server.store.redis_line import ScriptLine
 
 log = logging.getLogger(__name__)
@@ -618,6 +619,29 @@ class RedisStore:
     async def ping(self) -> None:
         async with self._reachable():
             await self._client.ping()
+
+    async def ready(self, timeout: float = 2.0) -> list[Shard]:
+        if self._closed:
+            return [Shard(self._url, "store is closed")]
+        if self._cluster is not None:
+            return await cluster_ready(
+                self._cluster, "cluster", self._name, self._reachable, timeout, self._password, self._relearn
+            )
+        return await redis_ready(self._client, self.shard(""), self._name, self._reachable, timeout)  # type: ignore[arg-type]
+
+    def _relearn(self) -> None:
+        """Learn the cluster's slots again before the next command (a failover may have moved them)."""
+        self._initialized = False
+
+    def shard(self, contest: str) -> str:
+        """``host:port`` of the server, or in a cluster of the primary this process last knew for the contest's slot."""
+        if self._cluster is None:
+            return urlsplit(self._url).netloc or self._url
+        try:
+            node = self._cluster.get_node_from_key(_key(contest, "events"))
+        except Exception:  # slots not learnt yet, or a slot no primary serves
+            node = None
+        return "cluster" if node is None else str(node.name)
 
     async def close(self) -> None:
         if self._closed:

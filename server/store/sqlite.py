@@ -38,6 +38,7 @@ from server.store.port import (
     UnavailableError,
     sibling,
 )
+from server.store.readiness import Shard, probed
 from server.store.settle import settle
 
 log = logging.getLogger(__name__)
@@ -346,6 +347,12 @@ class SqliteStore:
     async def ping(self) -> None:
         await self._run(lambda conn: conn.execute("SELECT 1").fetchone())
 
+    async def ready(self, timeout: float = 2.0) -> list[Shard]:
+        return [await probed("sqlite", self._run(sqlite_probe), timeout)]
+
+    def shard(self, contest: str) -> str:
+        return "sqlite"
+
     async def close(self) -> None:
         if self._closed:
             return
@@ -366,6 +373,15 @@ class SqliteStore:
 
         await asyncio.get_running_loop().run_in_executor(self._executor, shut)
         self._executor.shutdown(wait=False)
+
+
+def sqlite_probe(conn: sqlite3.Connection) -> None:
+    """Readiness (``server.store.readiness``): the write lock an append takes, a read, and nothing written."""
+    conn.execute("BEGIN IMMEDIATE")
+    try:
+        conn.execute("SELECT version FROM events LIMIT 1").fetchall()
+    finally:
+        conn.execute("ROLLBACK")
 
 
 @contextlib.contextmanager

@@ -36,14 +36,20 @@ async def test_admin_lists_then_archives_a_concluded_contest_that_import_brings_
     table = agon("admin", "list", "--store", redis_url, cwd=tmp_path).stdout
     assert any(line.split()[:3] == [running, "extended", "running"] for line in table.splitlines())
 
-    archives = tmp_path / "archives"
-    archives.mkdir()
+    not_a_folder = tmp_path / "taken"
+    not_a_folder.write_text("")
+    refused = agon("admin", "archive", finished, "--to", str(not_a_folder), "--store", redis_url, cwd=tmp_path)
+    assert refused.returncode != 0 and f"--to {not_a_folder}: not a folder" in refused.stderr
+    assert "Traceback" not in refused.stderr
+
+    archives = tmp_path / "backups" / "agon"  # not there yet: archiving creates it, parents and all
     refused = agon("admin", "archive", running, "--to", str(archives), "--store", redis_url, cwd=tmp_path)
     assert refused.returncode != 0 and "only concluded contests are archived" in refused.stderr
     assert not (archives / f"{running}.jsonl").exists()
 
     archived = agon("admin", "archive", finished, "--to", str(archives), "--store", redis_url, cwd=tmp_path)
     assert archived.returncode == 0, archived.stderr
+    assert archives.is_dir()
     archive = archives / f"{finished}.jsonl"
     assert agon("verify", str(archive), cwd=tmp_path).returncode == 0
     after = agon("admin", "list", "--store", redis_url, "--json", cwd=tmp_path).stdout

@@ -34,6 +34,9 @@ def test_every_family_is_exposed_with_its_type_under_its_documented_name() -> No
         "agon_append_seconds": "histogram",
         "agon_fanout_seconds": "histogram",
         "agon_store_lost_events": "counter",
+        "agon_ready": "gauge",
+        "agon_store_shard_up": "gauge",
+        "agon_store_errors": "counter",
     }
     assert CONTENT_TYPE.startswith("text/plain; version=0.0.4")
 
