@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 import prometheus_client
-from prometheus_client import CollectorRegistry, generate_latest
+from prometheus_client import CollectorRegistry, ProcessCollector, generate_latest
 
 CONTENT_TYPE = "text/plain; version=0.0.4; charset=utf-8"  # what generate_latest writes, as every scraper reads it
 
@@ -104,6 +104,9 @@ class ServerMetrics:
 
     def __init__(self) -> None:
         self.registry = registry = CollectorRegistry()
+        # the process's own: CPU, memory, and open descriptors against their limit (process_open_fds,
+        # process_max_fds), which an operator alerts on before accepts fail (deploy/prometheus/alerts.yml)
+        ProcessCollector(registry=registry)
         self.connections = Gauge(registry, "agon_connections", "Open WebSocket connections.")
         self.connections_total = Counter(registry, "agon_connections_accepted_total", "WebSocket connections accepted.")
         self.dropped = Counter(

@@ -130,8 +130,8 @@ def test_alert_rules_load_and_name_only_exported_metrics(agon_server: ServerFact
     server = agon_server(store=f"sqlite:{tmp_path / 'agon.sqlite3'}")
     names = exported(scrape(server))
     body = "\n".join(line for line in text.splitlines() if not line.lstrip().startswith("#"))
-    used = set(re.findall(r"\bagon_[a-z_]+", body))
-    assert {"agon_ready", "agon_store_errors_total", "agon_commands_total"} <= used
+    used = set(re.findall(r"\b(?:agon|process)_[a-z_]+", body))
+    assert {"agon_ready", "agon_store_errors_total", "agon_commands_total", "process_open_fds"} <= used
     assert used <= names, used - names
 
 

@@ -37,6 +37,13 @@ def test_every_family_is_exposed_with_its_type_under_its_documented_name() -> No
         "agon_ready": "gauge",
         "agon_store_shard_up": "gauge",
         "agon_store_errors": "counter",
+        # the process's own (prometheus_client's ProcessCollector), descriptors among them
+        "process_virtual_memory_bytes": "gauge",
+        "process_resident_memory_bytes": "gauge",
+        "process_start_time_seconds": "gauge",
+        "process_cpu_seconds": "counter",
+        "process_open_fds": "gauge",
+        "process_max_fds": "gauge",
     }
     assert CONTENT_TYPE.startswith("text/plain; version=0.0.4")
 
