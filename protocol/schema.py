@@ -6,6 +6,7 @@ as the ``ContestView`` it always is. ``agon schema --write docs`` refreshes the 
 
 from __future__ import annotations
 
+import inspect
 import json
 from typing import Any
 
@@ -33,6 +34,9 @@ def wire_types() -> list[Any]:
 
 def _components(ref_template: str) -> tuple[list[dict[str, Any]], dict[str, Any]]:
     refs, components = msgspec.json.schema_components(wire_types(), ref_template=ref_template)
+    for component in components.values():  # the docstrings' indentation, as every msgspec release leaves it
+        if isinstance(component.get("description"), str):
+            component["description"] = inspect.cleandoc(component["description"])
     view = ref_template.format(name=views.ContestView.__name__)
     welcome = components[messages.Welcome.__name__]["properties"]
     welcome["view"] = {
