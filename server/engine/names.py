@@ -42,11 +42,17 @@ def joined(names: Sequence[str], word: str = "and") -> str:
 THE_GM = "the GM"
 
 
+def typed_name(seat: Seat) -> str | None:
+    """The name the GM typed for the seat, if it typed one."""
+    return seat.name.strip() if isinstance(seat.name, str) and seat.name.strip() else None
+
+
 def seat_called(seat: Seat, things: Names) -> str:
     """A seat as a person reads it: the name the GM typed; else a GM's seat is "the GM", and a player's is named
     by whom it plays ("Aria's player"), as on every page (presence, whose move, talk, the log)."""
-    if isinstance(seat.name, str) and seat.name.strip():
-        return seat.name.strip()
+    typed = typed_name(seat)
+    if typed is not None:
+        return typed
     if seat.role == "gm":
         return THE_GM
     played = [called(things, c) for c in seat.contestants]

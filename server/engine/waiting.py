@@ -14,7 +14,7 @@ from typing import Any
 from protocol.common import Seat
 from protocol.views import WaitView
 from server.engine.contest import Contest
-from server.engine.names import THE_GM, Names, joined, seat_called
+from server.engine.names import THE_GM, Names, joined, seat_called, typed_name
 from server.engine.ruleset import Ruleset, Viewer, Wait
 
 SOMEONE = "someone"
@@ -49,8 +49,9 @@ class Seating:
         self._names: Names | None = None
 
     def name(self, seat: Seat) -> str:
-        if isinstance(seat.name, str) and seat.name.strip():
-            return seat.name.strip()  # named by the GM: the things' names are not needed
+        typed = typed_name(seat)
+        if typed is not None:
+            return typed  # named by the GM: the things' names are not needed
         if self._names is None:
             self._names = self._things()
         return seat_called(seat, self._names)

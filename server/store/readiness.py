@@ -107,9 +107,13 @@ Reachable = Callable[[], contextlib.AbstractAsyncContextManager[None]]
 async def write_and_read(client: Redis | RedisCluster, key: str, writer: str, reachable: Reachable) -> None:
     """Write the probe key and read it back (routed by its slot in a cluster, following MOVED and failovers)."""
     async with reachable():
-        await client.set(key, writer, px=PROBE_TTL_MS)
-        value = await client.get(key)
-    if value != writer.encode():
+        await _set_and_get(client, key, writer)
+
+
+async def _set_and_get(client: Redis | RedisCluster, key: str, writer: str) -> None:
+    """Write the probe key (``writer`` as its value) and read it back; UnavailableError when it reads otherwise."""
+    await client.set(key, writer, px=PROBE_TTL_MS)
+    if await client.get(key) != writer.encode():
         raise UnavailableError("the probe key read back is not the one written (a replica answering reads?)")
 
 
@@ -130,12 +134,9 @@ async def _direct(host: str, port: int, password: str | None, key: str, writer: 
         retry=Retry(NoBackoff(), 0),
     )
     try:
-        await node.set(key, writer, px=PROBE_TTL_MS)
-        value = await node.get(key)
+        await _set_and_get(node, key, writer)
     finally:
         await node.aclose()
-    if value != writer.encode():
-        raise UnavailableError("the probe key read back is not the one written")
 
 
 async def cluster_ready(
