@@ -13,13 +13,12 @@ from http import HTTPStatus
 from typing import Any
 
 from server.net.context import ServerContext
-from server.store.shard import all_ready
 
 
 async def readiness(ctx: ServerContext) -> tuple[HTTPStatus, dict[str, Any]]:
     """The status and JSON body of ``/readyz``: each shard named with ``ok`` or what failed (no credentials)."""
     shards = await ctx.backend.ready(ctx.settings.health_timeout)
-    store_ready = all_ready(shards)
+    store_ready = bool(shards) and all(shard.ready for shard in shards)
     ready = store_ready and not ctx.draining
     metrics = ctx.metrics
     metrics.ready.set(1.0 if ready else 0.0)
