@@ -25,6 +25,7 @@ from server.engine.contest import fold
 from server.rulesets import ruleset as ruleset_named
 from server.service import IMPORTED
 from server.store import EventStore, Record
+from server.store.port import CONTEST_PAGE
 from server.talklog import TalkLog, checked
 from server.user_error import UserError
 
@@ -50,26 +51,33 @@ async def _describe(store: EventStore, contest: str, records: list[Record]) -> d
 
 
 async def list_contests(spec: str, as_json: bool) -> int:
+    """Page by page (``CONTEST_PAGE`` ids at a time), each page's rows printed before the next is read, so a store
+    of any size is listed in bounded memory and its first rows show at once."""
     store = open_existing(spec)
     try:
-        rows = []
-        for contest in await store.contests():
-            records = await store.read(contest)
-            if records:
-                rows.append(await _describe(store, contest, records))
+        page = await store.contests_page("", CONTEST_PAGE)
+        if not as_json:
+            print(f"{'CONTEST':<24} {'RULESET':<12} {'STATE':<10} {'EVENTS':>7} {'BYTES':>10}  TITLE")
+        while page:
+            for contest in page:
+                records = await store.read(contest)
+                if records:
+                    _print_row(await _describe(store, contest, records), as_json)
+            page = await store.contests_page(page[-1], CONTEST_PAGE) if len(page) == CONTEST_PAGE else []
     finally:
         await store.close()
-    if as_json:
-        for row in rows:
-            print(json.dumps(row, ensure_ascii=False))
-        return 0
-    print(f"{'CONTEST':<24} {'RULESET':<12} {'STATE':<10} {'EVENTS':>7} {'BYTES':>10}  TITLE")
-    for row in rows:
-        print(
-            f"{row['contest']:<24} {row['ruleset']:<12} {row['state']:<10} {row['events']:>7} {row['bytes']:>10}"
-            f"  {row['title']}"
-        )
     return 0
+
+
+def _print_row(row: dict[str, Any], as_json: bool) -> None:
+    if as_json:
+        print(json.dumps(row, ensure_ascii=False), flush=True)
+        return
+    print(
+        f"{row['contest']:<24} {row['ruleset']:<12} {row['state']:<10} {row['events']:>7} {row['bytes']:>10}"
+        f"  {row['title']}",
+        flush=True,
+    )
 
 
 async def archive(spec: str, contests: list[str], folder: str) -> int:

@@ -35,7 +35,7 @@ from server.engine.step import Decided, Decision, NeedsHistory, Repeated, StaleL
 from server.engine.views import contest_view, viewer_for
 from server.logs import Second
 from server.rulesets import ruleset as ruleset_named
-from server.store.port import ConflictError, DuplicateError, EventStore, Record, Snapshot
+from server.store.port import CONTEST_PAGE, ConflictError, DuplicateError, EventStore, Record, Snapshot
 from server.talk import SEED as TALK_SEED
 
 log = logging.getLogger(__name__)
@@ -329,8 +329,9 @@ class ContestService:
     async def events(self, contest_id: str, after: int = 0) -> list[Envelope]:
         return [decode(r.data, Envelope) for r in await self.store.read(contest_id, after=after)]
 
-    async def contests(self) -> list[str]:
-        return await self.store.contests()
+    async def contests(self, after: str = "", limit: int = CONTEST_PAGE) -> list[str]:
+        """One page of the store's contests: at most ``limit`` ids after ``after``, sorted."""
+        return await self.store.contests_page(after, limit)
 
     async def drain(self) -> None:
         """Wait for background work (snapshots) to finish: call before closing the store."""

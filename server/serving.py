@@ -44,7 +44,7 @@ async def serve(
     settings: Settings, store: EventStore, stop: asyncio.Event, spec: str = "", files: OpenFiles | None = None
 ) -> None:
     """Serve until ``stop`` is set, then shut down gracefully (logging the open-files limit ``files``, if given)."""
-    contests = len(await store.contests())
+    contests = await store.count_contests()  # a count: no start reads the contest list itself
     held = f"{contests} contest" + ("" if contests == 1 else "s")
     print(f"agon: store {_redacted(spec) or describe(store)} ({held})", flush=True)
     if isinstance(store, RedisStore):

@@ -2,14 +2,16 @@
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator, Callable, Sequence
+from collections.abc import AsyncIterator, Callable, Iterator, Sequence
 
 from server.store.batch import check_batch, check_head, check_retry
 from server.store.fanout import PAGE, Bell, tail
 from server.store.port import (
     CONFLICT_TAIL,
+    CONTEST_PAGE,
     ConflictError,
     DuplicateError,
+    EventStore,
     Record,
     Snapshot,
     UnavailableError,
@@ -19,7 +21,7 @@ from server.store.port import (
 from server.store.readiness import Shard, problem_of
 
 
-class MemoryStore:
+class MemoryStore(EventStore):
     """Every method runs without awaiting, so each call is atomic on the event loop."""
 
     def __init__(self) -> None:
@@ -104,9 +106,16 @@ class MemoryStore:
         self._check_open()
         return self._secrets.get((contest, name))
 
-    async def contests(self) -> list[str]:
+    async def contests_page(self, after: str = "", limit: int = CONTEST_PAGE) -> list[str]:
         self._check_open()
-        return sorted(contest for contest, events in self._events.items() if events and not is_sibling(contest))
+        return sorted(c for c in self._listed() if c > after)[: max(limit, 0)]
+
+    async def count_contests(self) -> int:
+        self._check_open()
+        return sum(1 for _ in self._listed())
+
+    def _listed(self) -> Iterator[str]:
+        return (contest for contest, events in self._events.items() if events and not is_sibling(contest))
 
     async def index_add(self, index: str, member: str) -> None:
         self._check_open()

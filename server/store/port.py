@@ -18,7 +18,7 @@ from server.store_error import StoreError as StoreError
 SIBLING = "~"
 """A contest's sibling streams (its table talk) are named ``<contest>~<name>``: contest ids never hold ``~``. Every
 backend keeps them with their contest (on Redis, in its hash tag's slot), removes them with it, and never lists
-them among ``contests()``."""
+them among ``contests_page()``."""
 
 
 def sibling(contest: str, name: str) -> str:
@@ -28,6 +28,10 @@ def sibling(contest: str, name: str) -> str:
 
 def is_sibling(stream: str) -> bool:
     return SIBLING in stream
+
+
+CONTEST_PAGE = 500
+"""How many contest ids one page of the contest list holds unless the caller asks for fewer."""
 
 
 class Record(msgspec.Struct, frozen=True):
@@ -145,9 +149,26 @@ class EventStore(Protocol):
 
     async def load_secret(self, contest: str, name: str) -> bytes | None: ...
 
-    async def contests(self) -> list[str]:
-        """Every contest with at least one event, sorted (sibling streams are never listed)."""
+    async def contests_page(self, after: str = "", limit: int = CONTEST_PAGE) -> list[str]:
+        """At most ``limit`` contests with at least one event whose ids sort strictly after ``after``, sorted by
+        their UTF-8 bytes (sibling streams are never listed). The caller reads the next page by passing the last
+        id it got; a contest created meanwhile is listed if its id sorts after that id. The cost of a page is
+        bounded by ``limit``, never by how many contests the store holds."""
         ...
+
+    async def count_contests(self) -> int:
+        """How many contests are listed, without reading the list (what a process prints at start)."""
+        ...
+
+    async def contests(self) -> list[str]:
+        """Every contest with at least one event, sorted: every page of ``contests_page`` in turn. A convenience
+        for tools and tests; a server reads pages, or ``count_contests``."""
+        listed: list[str] = []
+        while True:
+            page = await self.contests_page(listed[-1] if listed else "", CONTEST_PAGE)
+            listed += page
+            if len(page) < CONTEST_PAGE:
+                return listed
 
     async def index_add(self, index: str, member: str) -> None:
         """Add ``member`` to the named set (e.g. the contests of one owner); adding twice changes nothing."""

@@ -10,6 +10,8 @@ Keys of one contest share the hash tag ``{<contest>}`` so they live on one Redis
 - ``agon:{c}:listeners`` sorted set of the stores whose tails listen to the contest, each scored with the time
   (Redis's clock, ms) its listing expires unless renewed
 - ``agon:index:<name>`` set of members of a named index (e.g. the contests of one owner)
+- ``agon:contests:{NN}`` the list of contests, sharded into ``BUCKETS`` (64) sorted sets by the CRC-32 of the id;
+  ``agon:contests``, the single set earlier versions kept, is still listed (``server.store.redis_contest_list``)
 - ``agon:{c}:~<name>:…`` the keys above of the contest's sibling stream ``<c>~<name>`` (its table talk): in the
   contest's hash tag, so on its slot, and removed with it
 
@@ -52,14 +54,17 @@ from redis.exceptions import ClusterError, RedisClusterException, ResponseError
 from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import TimeoutError as RedisTimeoutError
 
+from server.store import redis_contest_list as contest_list
 from server.store.batch import check_batch
 from server.store.fanout import PAGE
 from server.store.port import (
     CONFLICT_TAIL,
+    CONTEST_PAGE,
     SIBLING,
     BehindError,
     ConflictError,
     DuplicateError,
+    EventStore,
     Record,
     Snapshot,
     UnavailableError,
@@ -81,11 +86,6 @@ LISTING = 30.0
 """For how many seconds (at least; three poll intervals if longer) a tail's listing lasts unless renewed: a
 store that stops without unlisting its tails is published to until then. A tail renews its listing after a
 third of that time, at its next wake-up (it wakes at least every poll interval)."""
-
-CONTESTS = "agon:contests"
-"""Set of contest ids. Outside any hash tag, so it cannot join the Lua append (which must only touch
-keys of one slot); it is updated with SADD right after each append, retried appends included, so a
-writer that dies between the two is repaired by its retry."""
 
 _NOW_MS = """
 local function now_ms()
@@ -254,7 +254,7 @@ def _redacted(url: str) -> str:
     return parts._replace(netloc=parts.netloc.rpartition("@")[2]).geturl()
 
 
-class RedisStore:
+class RedisStore(EventStore):
     """``poll``: how often tailing readers re-read without a notification. ``sharded_pubsub``: use
     SPUBLISH/SSUBSCRIBE (True) or PUBLISH/SUBSCRIBE (False); None asks the server (sharded from Redis 7).
     Every store talking to one server must make the same choice, which detection guarantees. ``timeout``:
@@ -298,7 +298,7 @@ class RedisStore:
         self._snapshot_script = self._client.register_script(_SAVE_SNAPSHOT)
         self._sharded = sharded_pubsub
         self._closed = False
-        self._listed: set[str] = set()  # contests this process has added to the contests set
+        self._listed: set[str] = set()  # contests this process has added to the contest list
         self._initializing = asyncio.Lock()
         self._initialized = False
 
@@ -374,10 +374,12 @@ class RedisStore:
         if status == "duplicate":
             raise DuplicateError(f"{reply[1]} of {len(records)} event ids are already in {contest}")
         versions = [int(v) for v in reply[1]] if status == "acked" else [r.version for r in records]
-        # One SADD per contest, not per append; a sibling stream (its talk) is never listed.
+        # One ZADD to one bucket per contest, not per append; a sibling stream (its talk) is never listed. The list
+        # is outside the contest's hash tag, so not in the script (one slot only): added after it, retries included,
+        # so a writer that dies between the two is repaired by its retry.
         if (expected_version == 0 or contest not in self._listed) and not is_sibling(contest):
             async with self._reachable():
-                await self._client.sadd(CONTESTS, contest)
+                await contest_list.add(self._client, contest)
             self._listed.add(contest)
         if status == "acked":  # a retry: the first attempt's notification may never have gone out
             await self._notify(contest, max(versions))
@@ -465,26 +467,26 @@ class RedisStore:
                 await asyncio.sleep(backoff)
                 backoff = min(backoff * 2, self._poll)
             finally:
-                with contextlib.suppress(Exception):
-                    await pubsub.aclose()  # type: ignore[no-untyped-call]
-                if listeners is not self._listeners:
-                    self._node_listeners.discard(listeners)
-                    with contextlib.suppress(Exception):
-                        await listeners.aclose()
+                await self.let_go(listeners, pubsub)
 
     async def _listeners_for(self, contest: str) -> Redis:
         """The connection to listen on: the server, or in a cluster the node now owning the contest's slot
         (asked again after every lost connection, so a failover moves the listener with the slot)."""
+        return await self.listeners_for(_key(contest, "notify"))
+
+    async def listeners_for(self, channel: str) -> Redis:
+        """The connection to listen to ``channel`` on: the server, or in a cluster the node now owning its slot
+        (close it with ``let_go``)."""
         if self._cluster is None:
             return self._listeners
         async with self._reachable():
             pass  # the slots are known (learnt again after a lost connection)
         try:
-            node = self._cluster.get_node_from_key(_key(contest, "notify"))
+            node = self._cluster.get_node_from_key(channel)
         except (ClusterError, RedisClusterException, IndexError):
             node = None
         if node is None:
-            raise UnavailableError(f"redis {self._url}: no node serves the slot of {contest}")
+            raise UnavailableError(f"redis {self._url}: no node serves the slot of {channel}")
         listeners = Redis(
             host=str(node.host),
             port=int(node.port),
@@ -495,10 +497,40 @@ class RedisStore:
         self._node_listeners.add(listeners)  # close() closes it, which ends the tail's wait at once
         return listeners
 
+    async def let_go(self, listeners: Redis, pubsub: PubSub) -> None:
+        """Close a subscription and the connection ``listeners_for`` gave it."""
+        with contextlib.suppress(Exception):
+            await pubsub.aclose()  # type: ignore[no-untyped-call]
+        if listeners is not self._listeners:
+            self._node_listeners.discard(listeners)
+            with contextlib.suppress(Exception):
+                await listeners.aclose()
+
     async def _list(self, contest: str, name: str, ms: int) -> None:
         """List ``name`` as listening to ``contest`` for ``ms`` more milliseconds (0: unlist it)."""
         async with self._reachable():
             await self._list_script(keys=[_key(contest, "listeners")], args=[name, ms])
+
+    async def listen(self, pubsub: PubSub, channel: str) -> None:
+        """Subscribe ``pubsub`` to ``channel`` (sharded where the server has it) and wait for the confirmation."""
+        await self._listen(pubsub, channel)
+
+    async def publish(self, channel: str, data: bytes) -> int:
+        """Publish ``data`` on ``channel`` (sharded where the server has it): how many subscribers got it."""
+        sharded = await self._sharded_pubsub()
+        async with self._reachable():
+            if sharded:
+                return int(await self._client.spublish(channel, data))
+            return int(await self._client.publish(channel, data))
+
+    @property
+    def client(self) -> Redis | RedisCluster:
+        """The store's client (for what runs beside the store on the same Redis: ``server.store.redis_bus``)."""
+        return self._client
+
+    def reachable(self) -> contextlib.AbstractAsyncContextManager[None]:
+        """Around a command: a lost or refusing Redis raises ``UnavailableError``."""
+        return self._reachable()
 
     async def _listen(self, pubsub: PubSub, channel: str) -> None:
         """Subscribe and wait (up to one poll interval) for the server to confirm it."""
@@ -566,10 +598,13 @@ class RedisStore:
             value = await self._client.get(_key(contest, f"secret:{name}"))
         return None if value is None else _bytes(value)
 
-    async def contests(self) -> list[str]:
+    async def contests_page(self, after: str = "", limit: int = CONTEST_PAGE) -> list[str]:
         async with self._reachable():
-            members = await self._client.smembers(CONTESTS)
-        return sorted(_bytes(member).decode() for member in members)
+            return await contest_list.page(self._client, after, limit)
+
+    async def count_contests(self) -> int:
+        async with self._reachable():
+            return await contest_list.count(self._client)
 
     async def index_add(self, index: str, member: str) -> None:
         async with self._reachable():
@@ -614,7 +649,7 @@ class RedisStore:
                     await server.aclose()
             for key in keys:  # one by one: in a cluster, a multi-key DEL must stay in one slot anyway
                 await self._client.delete(key)
-            await self._client.srem(CONTESTS, contest)
+            await contest_list.remove(self._client, contest)
 
     async def ping(self) -> None:
         async with self._reachable():

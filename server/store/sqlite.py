@@ -29,9 +29,11 @@ from server.store.batch import check_batch, check_head, check_retry
 from server.store.fanout import PAGE, Bell, tail
 from server.store.port import (
     CONFLICT_TAIL,
+    CONTEST_PAGE,
     SIBLING,
     ConflictError,
     DuplicateError,
+    EventStore,
     Record,
     Snapshot,
     StoreError,
@@ -76,6 +78,18 @@ CREATE TABLE IF NOT EXISTS secrets (
 
 _SELECT = "SELECT version, event_id, data, hash, prev_hash FROM events"
 
+_CONTESTS_AFTER = """
+WITH RECURSIVE listed(contest) AS (
+    SELECT (SELECT min(contest) FROM events WHERE contest > ?1)
+    UNION ALL
+    SELECT (SELECT min(contest) FROM events WHERE contest > listed.contest) FROM listed WHERE contest IS NOT NULL
+)
+SELECT contest FROM listed WHERE contest IS NOT NULL AND instr(contest, ?2) = 0
+"""
+"""The contests after ``?1`` in order, sibling streams (holding ``?2``) left out. Each step is one seek in the
+(contest, event_id) index to the next contest id, so a page costs one seek per contest (and sibling) listed,
+never a walk over the events of the contests on it, and counting them all costs one seek per contest."""
+
 _T = TypeVar("_T")
 _Append = tuple[str, list[Record], int, "asyncio.Future[list[int]]"]
 
@@ -97,7 +111,7 @@ def _add_hash_columns(conn: sqlite3.Connection) -> None:
                     raise
 
 
-class SqliteStore:
+class SqliteStore(EventStore):
     def __init__(self, path: str | Path = DEFAULT_PATH, *, poll: float = 1.0, busy_timeout: float = 30.0) -> None:
         self._path = Path(path)
         self._poll = poll
@@ -311,11 +325,17 @@ class SqliteStore:
 
         return await self._run(work)
 
-    async def contests(self) -> list[str]:
+    async def contests_page(self, after: str = "", limit: int = CONTEST_PAGE) -> list[str]:
         def work(conn: sqlite3.Connection) -> list[str]:
-            query = "SELECT DISTINCT contest FROM events WHERE instr(contest, ?) = 0 ORDER BY contest"
-            rows = conn.execute(query, (SIBLING,))
+            rows = conn.execute(f"{_CONTESTS_AFTER} LIMIT ?", (after, SIBLING, max(limit, 0)))
             return [row[0] for row in rows]
+
+        return await self._run(work)
+
+    async def count_contests(self) -> int:
+        def work(conn: sqlite3.Connection) -> int:
+            row = conn.execute(f"SELECT count(*) FROM ({_CONTESTS_AFTER})", ("", SIBLING)).fetchone()
+            return int(row[0])
 
         return await self._run(work)
 
