@@ -13,8 +13,12 @@ from typing import Any, Protocol
 
 from protocol.events import Envelope
 from server.engine.contest import Contest
-from server.feed.fanout import FeedMetrics, FeedSettings, Hub
+from server.feed.bus import Bus
+from server.feed.fanout import FeedMetrics, FeedSettings
+from server.feed.hub import Hub
+from server.feed.measures import Counted
 from server.feed.presence import Roster
+from server.feed.relay import RelayMetrics, Relays
 from server.feed.talk import TalkHub
 from server.owners import Owners
 from server.service import ContestService
@@ -24,11 +28,7 @@ from server.store.readiness import ReadinessCache, Shard, all_ready
 log = logging.getLogger(__name__)
 
 
-class Counted(Protocol):
-    def inc(self, *labels: str, amount: float = 1.0) -> None: ...
-
-
-class BackendMetrics(FeedMetrics, Protocol):
+class BackendMetrics(FeedMetrics, RelayMetrics, Protocol):
     """The metrics kept below the sockets (``server.net.metrics.ServerMetrics`` has them all)."""
 
     @property
@@ -40,13 +40,20 @@ class BackendMetrics(FeedMetrics, Protocol):
 
 class Backend:
     def __init__(
-        self, store: EventStore, settings: FeedSettings, metrics: BackendMetrics, *, close_store: bool = True
+        self,
+        store: EventStore,
+        settings: FeedSettings,
+        metrics: BackendMetrics,
+        *,
+        close_store: bool = True,
+        bus: Bus | None = None,
     ) -> None:
+        """``bus``: shared with the other processes on the store, so each contest is folded by one of them."""
         self._store = store
         self._close_store = close_store
         self._metrics = metrics
         self.service = ContestService(store)
-        self.hub = Hub(self.service, store, metrics, settings)
+        self.hub = Hub(self.service, store, metrics, settings, None if bus is None else Relays(bus, metrics))
         self.talk = TalkHub(store, self.service, settings.feed_linger)
         self.presence = Roster(store)
         self.owners = Owners(store)

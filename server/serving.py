@@ -26,6 +26,7 @@ from server.net.settings import DEFAULT_HOST, DEFAULT_PORT, Settings
 from server.store import DEFAULT_SPEC, open_store
 from server.store.port import EventStore, StoreError
 from server.store.redis import RedisStore
+from server.store.redis_bus import RedisBus
 
 log = logging.getLogger(__name__)
 
@@ -37,7 +38,8 @@ def agon_server(settings: Settings, store: EventStore, *, close_store: bool = Tr
     """A server process over ``store`` (not started); its shutdown closes the store unless ``close_store`` is
     False (the store is lent, e.g. shared by several servers in one test)."""
     metrics = ServerMetrics()
-    return AgonServer(settings, Backend(store, settings, metrics, close_store=close_store), metrics)
+    bus = RedisBus(store) if settings.relay and isinstance(store, RedisStore) else None
+    return AgonServer(settings, Backend(store, settings, metrics, close_store=close_store, bus=bus), metrics)
 
 
 async def serve(

@@ -24,8 +24,9 @@ from server.engine.contest import Contest
 from server.engine.names import Naming, naming
 from server.engine.ruleset import Viewer
 from server.engine.views import Sight, may_see, sight, viewer_for
+from server.feed.followed import Follower as Follower
+from server.feed.measures import Gauged, Observed
 from server.feed.notices import Told, notice_frame, notice_line
-from server.feed.registry import Registry
 from server.feed.ring import Ring
 from server.feed.tail import Batch, ContestTail, RefoldBudget
 from server.feed.views import SightViews, view_doc
@@ -52,14 +53,6 @@ class FeedSettings(Protocol):
     def feed_linger(self) -> float: ...
 
 
-class Observed(Protocol):
-    def observe(self, amount: float) -> None: ...
-
-
-class Gauged(Protocol):
-    def set(self, value: float) -> None: ...
-
-
 class FeedMetrics(Protocol):
     """The metrics a feed keeps (``server.net.metrics.ServerMetrics`` has them all)."""
 
@@ -68,12 +61,6 @@ class FeedMetrics(Protocol):
 
     @property
     def followed(self) -> Gauged: ...
-
-
-class Follower(Protocol):
-    """A connection as the feed sees it: frames are queued without waiting (a slow one drops itself)."""
-
-    def send(self, frame: bytes) -> None: ...
 
 
 class ContestFeed(ContestTail):
@@ -361,17 +348,3 @@ class ContestFeed(ContestTail):
             self._ring.departed[key] = (viewer, self.version)  # the ring keeps its patches a while
         if not self._followers:
             self._on_idle(self)
-
-
-class Hub(Registry[ContestFeed]):
-    """The feeds of this process: started on a contest's first local follower, stopped a while after its last."""
-
-    def __init__(
-        self, service: ContestService, store: EventStore, metrics: FeedMetrics, settings: FeedSettings
-    ) -> None:
-        async def start(contest: str, on_idle: Callable[[ContestFeed], None]) -> ContestFeed:
-            feed = ContestFeed(contest, service, store, metrics, settings, on_idle)
-            await feed.start()
-            return feed
-
-        super().__init__(start, settings.feed_linger, metrics.followed.set)

@@ -28,7 +28,7 @@ from protocol.codec import encode
 from protocol.common import Seat
 from protocol.messages import TokenRole
 from protocol.presence import Presence, SeatPresence
-from server.feed.fanout import ContestFeed
+from server.feed.followed import FollowedFeed
 from server.store.boards import board_for
 from server.store.port import EventStore, StoreError
 from server.store.presence import TTL, Here, merged
@@ -107,7 +107,7 @@ class Roster:
 
     # --- followers ----------------------------------------------------------------------------------
 
-    def joined(self, feed: ContestFeed, follower: Follower, principal: str, role: TokenRole) -> None:
+    def joined(self, feed: FollowedFeed, follower: Follower, principal: str, role: TokenRole) -> None:
         """``follower`` follows the feed's contest as ``principal`` (``role``): send it the presence now (right
         after its welcome) and tell the others."""
         if self._closed:

@@ -149,6 +149,11 @@ class ContestTail:
         return int(self._state.generation(seat))
 
     @property
+    def generations(self) -> dict[str, int]:
+        """Each re-issued seat's invitation generation honoured now (a seat not named: 0)."""
+        return dict(self._state.generations)
+
+    @property
     def seats(self) -> Sequence[Seat]:
         seats: Sequence[Seat] = self._state.created.seats
         return seats

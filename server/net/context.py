@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 from typing import Protocol
 
 from server.backend import Backend
-from server.feed.fanout import Hub
+from server.feed.hub import Hub
 from server.feed.presence import Roster
 from server.feed.talk import TalkHub
 from server.net.auth import Tokens

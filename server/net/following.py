@@ -7,7 +7,7 @@ import asyncio
 from dataclasses import dataclass
 
 from protocol.common import Actor
-from server.feed.fanout import ContestFeed, Follower
+from server.feed.followed import FollowedFeed, Follower
 from server.feed.talk import TalkFeed
 from server.net.auth import Claims
 
@@ -18,7 +18,7 @@ class Following:
 
     claims: Claims
     actor: Actor
-    feed: ContestFeed
+    feed: FollowedFeed
     expiry: asyncio.TimerHandle  # stops the follow when the token expires
     talk: TalkFeed  # its table talk
 

@@ -152,5 +152,27 @@ class ServerMetrics:
             ("shard",),
         )
 
+        self.hosted = Gauge(
+            registry,
+            "agon_contests_hosted",
+            "Contests this process hosts: it folds them and builds their views for every process's viewers.",
+        )
+        self.relayed = Gauge(
+            registry,
+            "agon_contests_relayed",
+            "Contests this process relays: another process hosts them and sends the frames of its viewers here.",
+        )
+        self.takeovers = Counter(
+            registry,
+            "agon_contest_takeovers_total",
+            "Contests this process began to host after their host died, shut down or lost them.",
+        )
+        self.relay_lag_seconds = Histogram(
+            registry,
+            "agon_relay_lag_seconds",
+            "From a host sending a batch's frames to this process handing them to its viewers, in seconds (by the "
+            "two processes' clocks: keep them in sync).",
+        )
+
     def render(self) -> str:
         return generate_latest(self.registry).decode("utf-8")

@@ -53,6 +53,7 @@ class Settings:
     catch_up_notices: int = 128  # a resume missing more events gets one summary notice, not one per event
     feed_linger: float = 60.0  # seconds a contest stays followed after its last local viewer leaves
     health_timeout: float = 2.0
+    relay: bool = True  # AGON_RELAY=0: every process folds each contest it has viewers of (no host, no relays)
 
     @classmethod
     def from_env(
@@ -86,6 +87,7 @@ class Settings:
             create_burst_address=_positive(env, "AGON_CREATE_BURST", cls.create_burst_address, least=1.0),
             create_rate=_positive(env, "AGON_CREATE_RATE_CONNECTION", cls.create_rate),
             create_burst=_positive(env, "AGON_CREATE_BURST_CONNECTION", cls.create_burst, least=1.0),
+            relay=env.get("AGON_RELAY", "1").strip().lower() not in ("0", "no", "off", "false"),
         )
 
 

@@ -37,6 +37,10 @@ def test_every_family_is_exposed_with_its_type_under_its_documented_name() -> No
         "agon_ready": "gauge",
         "agon_store_shard_up": "gauge",
         "agon_store_errors": "counter",
+        "agon_contests_hosted": "gauge",
+        "agon_contests_relayed": "gauge",
+        "agon_contest_takeovers": "counter",
+        "agon_relay_lag_seconds": "histogram",
         # the process's own (prometheus_client's ProcessCollector), descriptors among them
         "process_virtual_memory_bytes": "gauge",
         "process_resident_memory_bytes": "gauge",

@@ -1,0 +1,48 @@
+"""What the processes sharing a store tell each other, as the feeds see it (``server.store.redis_bus`` is the one
+over Redis): which process hosts a contest, whether a process is alive, and messages to one process's inbox.
+
+A contest is *hosted* by exactly one live process at a time: the one holding its host lease. That process folds it
+and builds its views; every other process with viewers of it relays the host's frames (``server.feed.relay``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Protocol
+
+
+class Bus(Protocol):
+    @property
+    def me(self) -> str:
+        """This process's name on the bus (unique per start)."""
+        ...
+
+    async def claim(self, contest: str) -> str:
+        """Take the contest's host lease if it is free or its holder is dead; return the holder afterwards (this
+        process's name when it holds it)."""
+        ...
+
+    async def release(self, contest: str) -> None:
+        """Give the lease up, if this process holds it."""
+        ...
+
+    async def alive(self, process: str) -> bool:
+        """Whether ``process`` has renewed its liveness lately."""
+        ...
+
+    async def post(self, process: str, data: bytes) -> int:
+        """Put ``data`` in ``process``'s inbox: how many listeners got it (0: nobody listens there now)."""
+        ...
+
+    async def listen(self, on_message: Callable[[bytes], None], on_reset: Callable[[], None]) -> None:
+        """Deliver this process's inbox to ``on_message`` from now on (it returns once the inbox listens);
+        ``on_reset`` is told whenever messages may have been lost (the inbox's connection was lost and made
+        again)."""
+        ...
+
+    def on_lost(self, told: Callable[[], None]) -> None:
+        """``told`` is called when this process finds it was not seen alive for a while (a pause longer than its
+        liveness lasts): other processes may have taken its contests over."""
+        ...
+
+    async def close(self) -> None: ...
