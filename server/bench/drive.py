@@ -37,11 +37,15 @@ _head = msgspec.json.Decoder(_Head)
 class Target:
     """How to talk to one kind of server: the hello of a room's member and a GM's command."""
 
-    urls: Sequence[str]  # one per server process; room i goes to urls[i % len(urls)]
+    urls: Sequence[str]  # one per server process; room i goes to urls[i % len(urls)] (pinned)
     hello: Callable[[int, int], bytes]  # (room, member) -> the first frame
     command: Callable[[int, int], bytes]  # (room, n) -> the n-th command frame (its id is command_id(tag, n))
     pids: Sequence[int]  # the server processes whose CPU is measured
     tag: str = ""  # distinguishes this target's command ids from an earlier run's on the same contests
+    spread: bool = False  # member j of room i goes to urls[(i + j) % len(urls)], as a round-robin proxy spreads them
+
+    def url(self, room: int, member: int) -> str:
+        return self.urls[(room + member if self.spread else room) % len(self.urls)]
 
 
 def command_id(tag: str, n: int) -> str:
@@ -106,7 +110,7 @@ async def open_rooms(target: Target, rooms: int) -> tuple[list[Room], list[async
     loop = asyncio.get_running_loop()
 
     async def join(room: Room, member_index: int) -> None:
-        url = target.urls[room.index % len(target.urls)]
+        url = target.url(room.index, member_index)
         ws = await connect(url, compression=None, max_size=2**24, ping_interval=None, open_timeout=60)
         member = _Member(ws)
         room.members.append(member)

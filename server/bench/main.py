@@ -32,6 +32,12 @@ def add_arguments(bench: argparse.ArgumentParser) -> None:
     bench.add_argument("--rate", type=float, default=1000.0, help="table night: commands/s of the paced runs")
     bench.add_argument("--stores", default="sqlite,redis", help="table night: sqlite, redis or both")
     bench.add_argument("--processes", default="1,2", help="table night: server processes, e.g. 1,2")
+    bench.add_argument(
+        "--spread",
+        action="store_true",
+        help="table night: spread each contest's connections over every process (as round robin does) instead of "
+        "pinning a contest to one process (as the proxy's contest affinity does)",
+    )
     bench.add_argument("--connections", default="1000,10000", help="idle crowd: connection counts")
     bench.add_argument("--events", default="10000,100000", help="long contest: contest lengths")
     bench.add_argument("--appends", type=int, default=2000, help="store: appends per writer")
@@ -97,6 +103,7 @@ def run(args: argparse.Namespace) -> int:
                         seconds=0.3 if smoke else args.seconds,
                         rate=40 if smoke else args.rate,
                         rounds=rounds,
+                        spread=args.spread,
                     ),
                     ["sqlite"] if smoke else _names(args.stores),
                     [1] if smoke else [int(p) for p in _names(args.processes)],

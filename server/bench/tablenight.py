@@ -5,7 +5,7 @@ from __future__ import annotations
 import asyncio
 import json
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from server.bench import drive
@@ -20,6 +20,7 @@ class Sizes:
     seconds: float = 5.0
     rate: float = 1000.0  # commands/s in all for the paced runs
     rounds: int = 3
+    spread: bool = False  # each contest's 7 connections spread over every process, not pinned to one
 
 
 @dataclass
@@ -63,7 +64,8 @@ async def _config(
     servers = [agon_serve(store) for _ in range(processes)]
     results: dict[str, list[Figures]] = {}
     try:
-        agon = target([f"ws://127.0.0.1:{s.port}/ws" for s in servers], names, SECRET, [s.pid for s in servers])
+        urls = [f"ws://127.0.0.1:{s.port}/ws" for s in servers]
+        agon = replace(target(urls, names, SECRET, [s.pid for s in servers]), spread=sizes.spread)
         rooms, tasks = await drive.open_rooms(agon, sizes.contests)
         try:
             await drive.closed_loop(agon, rooms, min(0.5, sizes.seconds))  # warm up (and record the frames)
@@ -112,8 +114,10 @@ async def run(work: Path, sizes: Sizes, stores: list[str], processes: list[int])
             "p50 ms",
             "p99 ms",
             "floor p99 ms",
+            "CPU × 1 process",
         ],
     )
+    one: dict[tuple[str, str], float] = {}  # (store, load) -> CPU per command on one process
     floor: Proc | None = None
     try:
         for store_kind in stores:
@@ -127,9 +131,12 @@ async def run(work: Path, sizes: Sizes, stores: list[str], processes: list[int])
                         results, floor = await _config(work, url, count, sizes, floor)
                 for mode in ("closed", "paced"):
                     a, f = results[f"agon {mode}"], results[f"floor {mode}"]
+                    if count == 1:
+                        one[store_kind, mode] = _med(a, "cpu_ms")
+                    alone = one.get((store_kind, mode))
                     table.add(
                         store_kind,
-                        str(count),
+                        f"{count} spread" if sizes.spread and count > 1 else str(count),
                         mode,
                         _med(a, "commands_per_s"),
                         _med(f, "commands_per_s"),
@@ -140,13 +147,20 @@ async def run(work: Path, sizes: Sizes, stores: list[str], processes: list[int])
                         _med(a, "p50_ms"),
                         _med(a, "p99_ms"),
                         _med(f, "p99_ms"),
+                        ratio(_med(a, "cpu_ms"), alone) if alone else None,
                     )
     finally:
         if floor is not None:
             floor.stop()
     table.notes.append(
         "Latency: a command's sending to the last of its room's 7 connections receiving its patch. "
-        "CPU: the server processes' user + system time per command."
+        "CPU: the server processes' user + system time per command. "
+        + (
+            "Spread: member j of contest i connects to process (i + j) mod N, as a round-robin proxy spreads a "
+            "table's connections; CPU × 1 process compares with the same load on one process."
+            if sizes.spread
+            else "Pinned: every connection of contest i goes to process i mod N, as the proxy's contest affinity does."
+        )
     )
     return table
 

@@ -17,7 +17,7 @@ from protocol import errors
 from protocol.codec import encode
 from protocol.common import Actor, Seat
 from protocol.errors import Refused
-from protocol.events import Envelope
+from protocol.events import Command, Envelope
 from protocol.messages import CATCH_UP, EARLIER, Error, Notice, NoticeLine, Patch, TokenRole, Welcome
 from protocol.patch import diff, view_hash
 from server.engine.contest import Contest
@@ -30,7 +30,7 @@ from server.feed.notices import Told, notice_frame, notice_line
 from server.feed.ring import Ring
 from server.feed.tail import Batch, ContestTail, RefoldBudget
 from server.feed.views import SightViews, view_doc
-from server.service import ContestService
+from server.service import ContestService, Result
 from server.store.port import EventStore
 
 
@@ -334,6 +334,10 @@ class ContestFeed(ContestTail):
             view=head,
             seats=list(self._state.created.seats) if viewer.omniscient else None,
         )
+
+    async def forward(self, actor: Actor, id: str, command: Command, generation: int) -> Result | None:
+        """Commands are decided in this process (it folds the contest itself)."""
+        return None
 
     def detach(self, follower: Follower) -> None:
         self._generations.pop(follower, None)

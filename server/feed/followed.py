@@ -7,10 +7,11 @@ from collections.abc import Callable, Sequence
 from typing import Any, Protocol
 
 from protocol.common import Actor, Seat
-from protocol.events import Envelope
+from protocol.events import Command, Envelope
 from protocol.messages import TokenRole
 from server.engine.contest import Contest
 from server.feed.tail import RefoldBudget
+from server.service import Result
 
 
 class Follower(Protocol):
@@ -49,6 +50,11 @@ class FollowedFeed(Protocol):
     def detach(self, follower: Follower) -> None: ...
 
     async def reached(self, version: int, timeout: float) -> bool: ...
+
+    async def forward(self, actor: Actor, id: str, command: Command, generation: int) -> Result | None:
+        """Have the process hosting the contest decide a command and answer once its batch is published (raises
+        Refused); None: it is decided here."""
+        ...
 
     def offer(self, envelopes: Sequence[Envelope], before: Contest[Any], states: Sequence[Contest[Any]]) -> None: ...
 

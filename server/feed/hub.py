@@ -34,7 +34,7 @@ class Hub(Registry[FollowedFeed]):
                 feed = local(on_idle)
             else:
                 await relays.start()
-                feed = ClusterFeed(contest, relays.bus, relays, store, local, on_idle, settings.ack_wait)
+                feed = ClusterFeed(contest, relays.bus, relays, store, service, local, on_idle, settings.ack_wait)
             await feed.start()
             return feed
 

@@ -34,17 +34,19 @@ from protocol import errors
 from protocol.codec import decode, encode
 from protocol.common import Actor, Seat
 from protocol.errors import Refused
-from protocol.events import ContestCreated, Envelope
+from protocol.events import Command, ContestCreated, Envelope
 from protocol.messages import Error, TokenRole
 from server.engine.contest import Contest
 from server.feed.bus import Bus
 from server.feed.fanout import ContestFeed
 from server.feed.followed import Follower
 from server.feed.measures import Counted, Gauged, Observed
-from server.feed.relay_wire import Answer, Attach, Detach, Frames, Gone, decoder, encoder
+from server.feed.published import published
+from server.feed.relay_wire import Answer, Attach, Detach, Done, Frames, Gone, Run, decoder, encoder
 from server.feed.tail import RefoldBudget
 from server.feed.waiters import Waiters
-from server.store.port import EventStore
+from server.service import ContestService, Result
+from server.store.port import EventStore, StoreError
 
 log = logging.getLogger(__name__)
 
@@ -99,6 +101,7 @@ class _Outbox:
         self._where: dict[int, int] = {}  # id(frame) -> its place in ``_frames``
         self._last: dict[int, int] = {}  # follower -> the place of its last frame
         self._answers: list[Answer] = []
+        self._done: list[Done] = []
         self._dropped: list[int] = []
         self._due = False
         self._queue: asyncio.Queue[bytes] = asyncio.Queue()
@@ -117,6 +120,10 @@ class _Outbox:
 
     def answer(self, answer: Answer) -> None:
         self._answers.append(answer)
+        self._schedule()
+
+    def done(self, done: Done) -> None:
+        self._done.append(done)
         self._schedule()
 
     def dropped(self, follower: int) -> None:
@@ -138,10 +145,11 @@ class _Outbox:
             generations=self._feed.generations,
             frames=self._frames,
             answers=self._answers,
+            done=self._done,
             sent=time.time(),
             dropped=self._dropped,
         )
-        self._frames, self._answers, self._dropped = [], [], []
+        self._frames, self._answers, self._done, self._dropped = [], [], [], []
         self._where.clear()
         self._last.clear()
         self._queue.put_nowait(encoder.encode(message))
@@ -193,11 +201,13 @@ class ClusterFeed:
         bus: Bus,
         relays: Relays,
         store: EventStore,
+        service: ContestService,
         local: Local,
         on_idle: Callable[[ClusterFeed], None],
         ack_wait: float,
     ) -> None:
         self.contest = contest
+        self._service = service
         self.bus = bus
         self.me = bus.me
         self._relays = relays
@@ -213,6 +223,8 @@ class ClusterFeed:
         # while relaying:
         self._by_number: dict[int, Follower] = {}
         self._asked: dict[int, asyncio.Future[Answer]] = {}
+        self._running: dict[int, asyncio.Future[Done]] = {}  # forwarded commands, by request number
+        self._requests = itertools.count(1)
         self._seq = 0
         self._version = 0
         self._generations: dict[str, int] = {}
@@ -222,7 +234,7 @@ class ClusterFeed:
         self._outboxes: dict[str, _Outbox] = {}
         self._sequences: dict[str, Iterator[int]] = {}  # each relay's next message numbers, while hosting
         self._remotes: dict[tuple[str, int], _Remote] = {}
-        self._work: asyncio.Queue[Attach | Detach] = asyncio.Queue()
+        self._work: asyncio.Queue[Attach | Detach | Run] = asyncio.Queue()
         self._worker: asyncio.Task[None] | None = None
         self._electing = asyncio.Lock()
         self._stopped = False
@@ -233,6 +245,11 @@ class ClusterFeed:
     @property
     def hosting(self) -> bool:
         return self._local is not None
+
+    @property
+    def electing(self) -> bool:
+        """Whether the feed is finding out who hosts the contest (it may be about to host it)."""
+        return self._electing.locked()
 
     @property
     def host(self) -> str:
@@ -350,6 +367,37 @@ class ClusterFeed:
             return await self._local.reached(version, 0)
         return self._version >= version
 
+    async def forward(self, actor: Actor, id: str, command: Command, generation: int) -> Result | None:
+        """A command of this process's viewer: None while this process hosts the contest (decided here), else sent
+        to the host, which answers once the command's batch is published (its frames reach this process first).
+        A host that goes away meanwhile leaves the command unanswered: the client sends it again (same id), and
+        whoever hosts the contest then answers it, once."""
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + 2 * self._ack_wait
+        while self._local is None:
+            number = next(self._requests)
+            running: asyncio.Future[Done] = loop.create_future()
+            self._running[number] = running
+            try:
+                run = Run(self.contest, self.me, number, actor, id, command, generation)
+                if not await self.bus.post(self._host, encoder.encode(run)):
+                    raise _Unheard(self._host)
+                async with asyncio.timeout_at(deadline):
+                    done = await asyncio.shield(running)
+            except (_Unheard, TimeoutError):
+                if loop.time() >= deadline:
+                    raise Refused(
+                        errors.UNAVAILABLE, "the process hosting this contest does not answer: send it again"
+                    ) from None
+                await self.elect()  # the host went away: ask the next one (the same id: decided once)
+                continue
+            finally:
+                del self._running[number]
+            if done.code:
+                raise Refused(done.code, done.message)
+            return Result(self.contest, done.version, repeated=done.repeated)
+        return None  # this process hosts the contest (it may have just taken it over)
+
     def offer(self, envelopes: Sequence[Envelope], before: Contest[Any], states: Sequence[Contest[Any]]) -> None:
         if self._local is not None:
             self._local.offer(envelopes, before, states)
@@ -383,13 +431,16 @@ class ClusterFeed:
             if holder == self.me:
                 if self._local is None:
                     await self._host_it()
+                    self._unheard()
                 return
             if self._local is not None:  # another process took it while this one was away: relay it now
                 await self._give_up()
             if holder != self._host:
                 log.info("contest %s: relaying the frames of %s", self.contest, holder)
+                self._unheard()
                 self._host, self._seq = holder, 0
                 self._relays.hosting_changed()
+            self._turn_away()
             for follower, viewer in list(self._viewers.items()):
                 self._by_number[viewer.number] = follower
                 self._relays.spawn(self._again(follower, viewer))
@@ -465,8 +516,9 @@ class ClusterFeed:
 
     # --- the host's side ------------------------------------------------------------------------------
 
-    def asked(self, message: Attach | Detach) -> None:
-        """An attach or detach from a relay (handled in order, one at a time)."""
+    def asked(self, message: Attach | Detach | Run) -> None:
+        """An attach, a detach or a command from a relay (attaches and detaches handled in order, one at a time;
+        commands each at once)."""
         self._work.put_nowait(message)
 
     async def _serve(self) -> None:
@@ -475,6 +527,9 @@ class ClusterFeed:
             local = self._local
             if local is None:
                 return
+            if isinstance(message, Run):
+                self._relays.spawn(self._run(message))
+                continue
             key = (message.relay, message.follower)
             if isinstance(message, Detach):
                 remote = self._remotes.pop(key, None)
@@ -483,10 +538,7 @@ class ClusterFeed:
                 if not any(relay == message.relay for relay, _ in self._remotes):
                     self._close_outbox(message.relay)  # a relay that comes back starts counting again
                 continue
-            outbox = self._outboxes.get(message.relay)
-            if outbox is None:
-                seq = self._sequences.setdefault(message.relay, itertools.count(1))
-                outbox = self._outboxes[message.relay] = _Outbox(self, message.relay, seq)
+            outbox = self._outbox(message.relay)
             remote = self._remotes.get(key) or _Remote(outbox, message.follower)
             try:
                 await local.attach(remote, message.actor, message.role, message.after, message.generation)
@@ -499,6 +551,41 @@ class ClusterFeed:
                 continue
             self._remotes[key] = remote
             outbox.answer(Answer(message.follower))
+
+    def _outbox(self, relay: str) -> _Outbox:
+        outbox = self._outboxes.get(relay)
+        if outbox is None:
+            seq = self._sequences.setdefault(relay, itertools.count(1))
+            outbox = self._outboxes[relay] = _Outbox(self, relay, seq)
+        return outbox
+
+    async def _run(self, run: Run) -> None:
+        """Decide and append a relay's command here; answer once its batch is published (so after its frames)."""
+        done: Done
+        try:
+            result = await self._service.execute(self.contest, run.actor, run.id, run.command, run.generation)
+            local = self._local
+            if local is not None:
+                await published(local, self._service, result, self._ack_wait)
+            done = Done(run.request, result.version, result.repeated)
+        except Refused as refused:
+            done = Done(run.request, code=refused.code, message=refused.message)
+        except StoreError as failure:
+            done = Done(run.request, code=failure.code, message="the store cannot take this now: try again")
+        except Exception:
+            log.exception("contest %s: a relayed command failed", self.contest, extra={"command": run.id})
+            done = Done(run.request, code=errors.INTERNAL, message="internal server error")
+        if self._local is not None:
+            self._outbox(run.relay).done(done)
+        # else: no longer hosted here; the relay asks again
+
+    def _turn_away(self) -> None:
+        """Attaches that arrived while this feed was finding out whether it hosts the contest, and it does not:
+        their relays look again."""
+        while not self._work.empty():
+            message = self._work.get_nowait()
+            if isinstance(message, Attach | Run):
+                self._relays.spawn(self._post(message.relay, Gone(self.contest, self.me)))
 
     def relay_gone(self, relay: str) -> None:
         """Nobody listens at ``relay`` any more: its followers go."""
@@ -519,6 +606,7 @@ class ClusterFeed:
     def received(self, message: Frames | Gone) -> None:
         if isinstance(message, Gone):
             if message.host == self._host and self._local is None:
+                self._unheard()
                 self._relays.spawn(self.elect())
             return
         if message.host != self._host or self._local is not None:
@@ -548,11 +636,22 @@ class ClusterFeed:
         self._waiters.reached(message.version)
         self._answered(message)
 
+    def _unheard(self) -> None:
+        """What the former host was asked will not be answered: each is asked again of whoever hosts it next."""
+        waiting: list[asyncio.Future[Any]] = [*self._asked.values(), *self._running.values()]
+        for unanswered in waiting:
+            if not unanswered.done():
+                unanswered.set_exception(_Unheard(self._host))
+
     def _answered(self, message: Frames) -> None:
         for answer in message.answers:
             asked = self._asked.get(answer.follower)
             if asked is not None and not asked.done():
                 asked.set_result(answer)
+        for done in message.done:
+            running = self._running.get(done.request)
+            if running is not None and not running.done():
+                running.set_result(done)
 
     async def stop(self) -> None:
         self._stopped = True
@@ -617,10 +716,10 @@ class Relays:
             log.warning("a message on the bus could not be read")
             return
         feed = self.feeds.get(message.contest)
-        if isinstance(message, Attach | Detach):
-            if feed is not None and feed.hosting:
-                feed.asked(message)
-            elif isinstance(message, Attach):  # not hosted here (any more): the relay looks again
+        if isinstance(message, Attach | Detach | Run):
+            if feed is not None and (feed.hosting or feed.electing):
+                feed.asked(message)  # a feed taking the contest over answers once it hosts it
+            elif isinstance(message, Attach | Run):  # not hosted here (any more): the relay looks again
                 self.spawn(self._post(message.relay, Gone(message.contest, self.bus.me)))
             return
         if feed is not None:

@@ -1,9 +1,10 @@
 """What a contest's host and its relays say to each other over the bus (MessagePack; between the processes of one
 deployment only, never from a client).
 
-A relay asks the host to ``Attach`` each of its viewers of the contest (and ``Detach`` them); the host sends each
-relay ``Frames``: the encoded frames its viewers get, in order, numbered per relay and contest so a relay sees a
-lost message; the answers to its attaches ride in the same message, after its frames. ``Gone`` says the host stops
+A relay asks the host to ``Attach`` each of its viewers of the contest (and ``Detach`` them), and to ``Run`` the
+commands they send; the host sends each relay ``Frames``: the encoded frames its viewers get, in order, numbered
+per relay and contest so a relay sees a lost message; the answers to its attaches and commands ride in the same
+message, after its frames. ``Gone`` says the host stops
 hosting the contest (it is shutting down, or lost it): its relays take the contest over or find the new host.
 """
 
@@ -12,6 +13,7 @@ from __future__ import annotations
 import msgspec
 
 from protocol.common import Actor
+from protocol.events import Command
 from protocol.messages import TokenRole
 
 
@@ -31,6 +33,29 @@ class Detach(msgspec.Struct, tag="detach", frozen=True):
     follower: int
 
 
+class Run(msgspec.Struct, tag="run", frozen=True):
+    """A command a relay's viewer sent, for the host to decide and append."""
+
+    contest: str
+    relay: str
+    request: int  # the relay's number for this request
+    actor: Actor
+    id: str  # the command's id (its idempotency key)
+    command: Command
+    generation: int
+
+
+class Done(msgspec.Struct, frozen=True):
+    """A forwarded command's outcome, sent once its batch's frames are sent: ``code`` empty when it was appended
+    (at ``version``; ``repeated``: by an earlier try), else the refusal."""
+
+    request: int
+    version: int = 0
+    repeated: bool = False
+    code: str = ""
+    message: str = ""
+
+
 class Answer(msgspec.Struct, frozen=True):
     """An attach's outcome: ``code`` empty when the viewer is attached, else the refusal."""
 
@@ -47,6 +72,7 @@ class Frames(msgspec.Struct, tag="frames", frozen=True):
     generations: dict[str, int]  # each re-issued seat's invitation generation
     frames: list[tuple[list[int], bytes]]  # each frame once, with the followers it goes to, in order
     answers: list[Answer]
+    done: list[Done]
     sent: float  # when the host sent it (unix seconds, for the relay lag)
     dropped: list[int]  # followers the host dropped (their invitation was re-issued: the error frame came first)
 
@@ -56,9 +82,9 @@ class Gone(msgspec.Struct, tag="gone", frozen=True):
     host: str
 
 
-ToHost = Attach | Detach
+ToHost = Attach | Detach | Run
 ToRelay = Frames | Gone
-Message = Attach | Detach | Frames | Gone
+Message = Attach | Detach | Run | Frames | Gone
 
 encoder = msgspec.msgpack.Encoder()
 decoder = msgspec.msgpack.Decoder(Message)

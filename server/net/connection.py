@@ -47,6 +47,7 @@ from protocol.messages import (
 )
 from protocol.talk import Say
 from server import timeline
+from server.feed.published import published
 from server.feed.tail import RefoldBudget
 from server.net.auth import Claims
 from server.net.context import ServerContext
@@ -469,7 +470,11 @@ class Connection:
         with self._ctx.appending():
             started = time.perf_counter()
             try:
-                result = await self._ctx.service.execute(
+                # Decided where the contest is hosted: here, or forwarded to its host (answered once published).
+                forwarded = await following.feed.forward(
+                    following.actor, message.id, message.command, following.claims.gen
+                )
+                result = forwarded or await self._ctx.service.execute(
                     message.contest, following.actor, message.id, message.command, following.claims.gen
                 )
             except Refused as refused:
@@ -486,18 +491,13 @@ class Connection:
             metrics.commands.inc("ok")
             outcome = "repeated" if result.repeated else "ok"
             log.info("command %s", outcome, extra={**fields, "outcome": outcome, "version": result.version})
-            await self._published(following, message.contest, result)
+            if forwarded is None:  # a forwarded command is answered by its host once published
+                await self._published(following, result)
             self._send(Ack(id=message.id, contest=message.contest, version=result.version, repeated=result.repeated))
 
-    async def _published(self, following: Following, contest: str, result: Result) -> None:
-        """Wait for the feed to publish a command's batch: its answer follows the command's own patch. When it
-        is not published in time (the store dropped out meanwhile), the answer says only what the store still
-        holds: a store that came back without the batch (restarted behind) lost it, and the client is told to
-        send the command again."""
-        if await following.feed.reached(result.version, self._ctx.settings.ack_wait) or not result.envelopes:
-            return
-        if await self._ctx.service.check_lost(contest, result.version, result.envelopes[-1].hash):
-            raise Refused(errors.UNAVAILABLE, "the store lost this command after taking it: send it again")
+    async def _published(self, following: Following, result: Result) -> None:
+        """Wait for the feed to publish a command's batch: its answer follows the command's own patch."""
+        await published(following.feed, self._ctx.service, result, self._ctx.settings.ack_wait)
 
     async def _invite(self, message: Invite) -> None:
         following = self._acting(message.contest)
@@ -515,7 +515,7 @@ class Connection:
                 role = "auditor"
             ttl = self._ctx.settings.token_ttl
             token = self._ctx.tokens.issue(message.contest, role, message.seat, ttl, contest.generation(message.seat))
-            await self._published(following, message.contest, result)
+            await self._published(following, result)
         expires = self._ctx.tokens.now() + ttl
         self._send(
             Invited(id=message.id, contest=message.contest, seat=message.seat, role=role, token=token, expires=expires)

@@ -1,0 +1,126 @@
+"""Two server processes on one real Redis (in this process, over loopback sockets): the first viewer's process
+hosts the contest and folds it, the other relays its frames. A relay's viewer sees exactly what the same viewer
+sees on the host; frames lost on the way are noticed; a host that shuts down hands the contest over at once."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from collections.abc import Callable
+
+from clients.python.client import AgonClient
+from protocol.events import Declare
+from protocol.messages import Follow
+from protocol.rulesets import extended as x
+from server.feed.relay import ClusterFeed
+from server.feed.relay_wire import Frames, decoder
+from server.net.app import AgonServer
+from server.store.redis import RedisStore
+from server.store.redis_bus import ALIVE
+from tests.net.conftest import Start
+from tests.net.duel import duel
+from tests.net.test_faults import gm_adjust
+from tests.net.test_server import open_duel
+
+
+async def two_processes(start: Start, redis_url: str) -> tuple[AgonServer, AgonServer]:
+    return await start(RedisStore(redis_url)), await start(RedisStore(redis_url))
+
+
+def cluster_feed(server: AgonServer, contest: str) -> ClusterFeed:
+    feed = server.backend.hub.get(contest)
+    assert isinstance(feed, ClusterFeed)
+    return feed
+
+
+async def test_a_relays_viewers_see_what_the_host_shows_them_and_the_relay_builds_no_view(
+    start: Start, redis_url: str
+) -> None:
+    host, relay = await two_processes(start, redis_url)
+    gm = await AgonClient.connect(host.ws_url)
+    created = await gm.create(duel())
+    contest, seats = created.contest, created.invitations.seats
+    await gm.follow(contest, created.invitations.gm)
+    ann = await AgonClient.connect(relay.ws_url, follow=[Follow(contest, seats["ann"])])
+    watcher = await AgonClient.connect(relay.ws_url, follow=[Follow(contest, created.invitations.spectator)])
+    assert cluster_feed(host, contest).hosting and not cluster_feed(relay, contest).hosting
+    fanned_out = relay.context.metrics.fanout_seconds.count()
+
+    bob = await AgonClient.connect(host.ws_url, follow=[Follow(contest, seats["bob"])])
+    sealed = await bob.command(contest, Declare(participant="orc", payload=x.Intent(action="feint", bid=5)))
+    adjusted = await gm.command(contest, gm_adjust(-1, "a scratch"))
+    # The same seat on the host: the relay's copy is the host's, sealed declarations sealed alike.
+    ann_on_host = await AgonClient.connect(host.ws_url, follow=[Follow(contest, seats["ann"])])
+    watcher_on_host = await AgonClient.connect(host.ws_url, follow=[Follow(contest, created.invitations.spectator)])
+    for here, there in ((ann, ann_on_host), (watcher, watcher_on_host)):
+        mirror = await here.wait_version(contest, adjusted.version)
+        assert mirror.in_sync and mirror.doc == (await there.wait_version(contest, adjusted.version)).doc
+        assert "feint" not in str(mirror.doc)
+    assert sealed.version < adjusted.version
+    assert relay.context.metrics.fanout_seconds.count() == fanned_out  # folded and viewed on the host only
+    assert relay.context.metrics.relay_lag_seconds.count() >= 2
+    # A command arriving at the relay is decided there; its ack follows its patch, relayed from the host.
+    ann_declared = await ann.command(contest, Declare(participant="aria", payload=x.Intent(action="lunge", bid=3)))
+    assert ann.mirrors[contest].version >= ann_declared.version
+    for client in (gm, ann, watcher, bob, ann_on_host, watcher_on_host):
+        await client.close()
+
+
+async def test_frames_lost_on_the_way_are_noticed_and_the_relays_viewers_attached_again(
+    start: Start, redis_url: str
+) -> None:
+    host, relay = await two_processes(start, redis_url)
+    gm, created = await open_duel(host)
+    contest = created.contest
+    ann = await AgonClient.connect(relay.ws_url, follow=[Follow(contest, created.invitations.seats["ann"])])
+    welcomes = len(ann.mirrors[contest].welcomes)
+    # The next message from the host to the relay is lost (pub/sub delivers at most once).
+    bus = host.backend.hub.relays.bus  # type: ignore[union-attr]
+    sent = bus.post
+    lost: list[int] = []
+
+    async def losing(process: str, data: bytes) -> int:
+        message = decoder.decode(data)
+        if isinstance(message, Frames) and message.frames and not lost:
+            lost.append(message.version)
+            return 1
+        return await sent(process, data)
+
+    bus.post = losing  # type: ignore[method-assign]
+    first = await gm.command(contest, gm_adjust(-1, "lost on the way"))
+    second = await gm.command(contest, gm_adjust(-1, "noticed"))
+    assert lost == [first.version]
+    mirror = ann.mirrors[contest]
+    await ann.wait_for(lambda: mirror.version == second.version and mirror.in_sync)
+    assert len(mirror.welcomes) > welcomes  # attached again from the version she held
+    fresh = await AgonClient.connect(host.ws_url, follow=[Follow(contest, created.invitations.seats["ann"])])
+    assert fresh.mirrors[contest].doc == mirror.doc
+    for client in (gm, ann, fresh):
+        await client.close()
+
+
+async def test_a_host_shutting_down_hands_its_contest_to_a_relay_at_once(start: Start, redis_url: str) -> None:
+    host, relay = await two_processes(start, redis_url)
+    gm, created = await open_duel(host)
+    contest = created.contest
+    ann = await AgonClient.connect(relay.ws_url, follow=[Follow(contest, created.invitations.seats["ann"])])
+    gm2 = await AgonClient.connect(relay.ws_url, follow=[Follow(contest, created.invitations.gm)])
+    await gm.close()
+    began = time.monotonic()
+    await host.shutdown()
+    feed = cluster_feed(relay, contest)
+    await _until(lambda: feed.hosting, ALIVE)  # told by the host, not waiting for its liveness to expire
+    assert time.monotonic() - began < ALIVE
+    assert relay.context.metrics.takeovers.value() == 1
+    acked = await gm2.command(contest, gm_adjust(-2, "on the new host"))
+    mirror = await ann.wait_version(contest, acked.version)
+    assert mirror.in_sync and ann.errors == [] and contest not in ann.lost  # her connection never dropped
+    for client in (ann, gm2):
+        await client.close()
+
+
+async def _until(check: Callable[[], bool], seconds: float) -> None:
+    deadline = time.monotonic() + seconds
+    while not check():
+        assert time.monotonic() < deadline
+        await asyncio.sleep(0.01)
