@@ -21,6 +21,7 @@ from server.fd_limit import OpenFiles, raise_open_files
 from server.fd_limit import describe as describe_files
 from server.net import accept_limit
 from server.net.app import AgonServer
+from server.net.auth import server_secret
 from server.net.metrics import ServerMetrics
 from server.net.settings import DEFAULT_HOST, DEFAULT_PORT, Settings
 from server.store import DEFAULT_SPEC, open_store
@@ -38,7 +39,11 @@ def agon_server(settings: Settings, store: EventStore, *, close_store: bool = Tr
     """A server process over ``store`` (not started); its shutdown closes the store unless ``close_store`` is
     False (the store is lent, e.g. shared by several servers in one test)."""
     metrics = ServerMetrics()
-    bus = RedisBus(store) if settings.relay and isinstance(store, RedisStore) else None
+    bus = None
+    if settings.relay and isinstance(store, RedisStore):
+        secret = server_secret(settings.data_dir, settings.secret)
+        link = (settings.link_host, settings.link_port, settings.link_advertise)
+        bus = RedisBus(store, secret, host=link[0], port=link[1], advertise=link[2])
     return AgonServer(settings, Backend(store, settings, metrics, close_store=close_store, bus=bus), metrics)
 
 

@@ -17,6 +17,11 @@ class Bus(Protocol):
         """This process's name on the bus (unique per start)."""
         ...
 
+    @property
+    def lapse(self) -> float:
+        """Seconds after which a process that stopped saying it is alive is dead for the others."""
+        ...
+
     async def claim(self, contest: str) -> str:
         """Take the contest's host lease if it is free or its holder is dead; return the holder afterwards (this
         process's name when it holds it)."""
@@ -34,10 +39,10 @@ class Bus(Protocol):
         """Put ``data`` in ``process``'s inbox: how many listeners got it (0: nobody listens there now)."""
         ...
 
-    async def listen(self, on_message: Callable[[bytes], None], on_reset: Callable[[], None]) -> None:
-        """Deliver this process's inbox to ``on_message`` from now on (it returns once the inbox listens);
-        ``on_reset`` is told whenever messages may have been lost (the inbox's connection was lost and made
-        again)."""
+    async def listen(self, on_message: Callable[[bytes], None], on_reset: Callable[[str], None]) -> None:
+        """Deliver the messages sent to this process to ``on_message`` from now on (it returns once this process
+        listens and is alive for the others); ``on_reset`` is told a process whose messages may have been lost
+        (its connection broke)."""
         ...
 
     def on_lost(self, told: Callable[[], None]) -> None:

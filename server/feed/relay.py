@@ -77,6 +77,25 @@ class _Unheard(Exception):
     """Nobody listens at the host's inbox."""
 
 
+_RETRY = 0.1
+"""Seconds between two tries to reach a contest's host that went away (its liveness lapses meanwhile)."""
+
+
+class _Patience:
+    """How long a request waits for a host that went away to be replaced: its liveness lapses within ``lapse``
+    seconds, and a check more is needed to take it over."""
+
+    def __init__(self, lapse: float) -> None:
+        self._until = asyncio.get_running_loop().time() + lapse + CHECK
+
+    async def wait(self) -> bool:
+        """Wait a moment before trying again: False once the patience is spent."""
+        if asyncio.get_running_loop().time() >= self._until:
+            return False
+        await asyncio.sleep(_RETRY)
+        return True
+
+
 class _Viewer:
     """A viewer this process holds, as the host is asked to attach it."""
 
@@ -289,7 +308,8 @@ class ClusterFeed:
         viewer.actor, viewer.role, viewer.generation = actor, role, generation
         self._attaching += 1
         try:
-            for attempt in itertools.count():
+            unheard = _Patience(self.bus.lapse)
+            while True:
                 local = self._local
                 if local is not None:
                     await local.attach(follower, actor, role, after, generation, budget)
@@ -300,8 +320,8 @@ class ClusterFeed:
                 self._viewers[follower] = viewer
                 try:
                     answer = await self._ask(viewer, after)
-                except _Unheard:  # nobody listens at the host: it may be gone, find out now
-                    if attempt < 2:
+                except _Unheard:  # nobody listens at the host: it died, and is dead for all once its liveness lapses
+                    if await unheard.wait():
                         await self.elect()
                         continue
                     self._forget(follower)
@@ -317,7 +337,6 @@ class ClusterFeed:
                     self._forget(follower)
                     raise Refused(answer.code, answer.message)
                 return
-            raise AssertionError("unreachable")
         finally:
             self._attaching -= 1
 
@@ -389,6 +408,7 @@ class ClusterFeed:
                     raise Refused(
                         errors.UNAVAILABLE, "the process hosting this contest does not answer: send it again"
                     ) from None
+                await asyncio.sleep(_RETRY)
                 await self.elect()  # the host went away: ask the next one (the same id: decided once)
                 continue
             finally:
@@ -700,7 +720,7 @@ class Relays:
 
     async def _listen(self) -> None:
         await self.bus.listen(self._message, self._reset)
-        self.bus.on_lost(self._reset)
+        self.bus.on_lost(lambda: self._reset(""))
         self._checking = asyncio.get_running_loop().create_task(self._check(), name="relays:check")
 
     def hosting_changed(self) -> None:
@@ -729,9 +749,12 @@ class Relays:
         with contextlib.suppress(Exception):
             await self.bus.post(process, encoder.encode(message))
 
-    def _reset(self) -> None:
+    def _reset(self, process: str) -> None:
+        """Messages from ``process`` (every process: "") may have been lost: its contests elect again, and their
+        viewers are attached again."""
         for feed in list(self.feeds.values()):
-            self.spawn(feed.elect())
+            if not process or feed.host == process:
+                self.spawn(feed.elect())
 
     async def _check(self) -> None:
         while True:

@@ -20,6 +20,7 @@ from typing import Any
 from protocol.codec import decode
 from protocol.common import Seat
 from protocol.events import Envelope
+from server.ending import ended
 from server.engine.contest import Contest, apply, fold, needs_history
 from server.engine.ruleset import Ruleset
 from server.engine.views import Sight
@@ -135,9 +136,7 @@ class ContestTail:
 
     async def stop(self) -> None:
         if self._task is not None:
-            self._task.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self._task
+            await ended(self._task)
         self._waiters.release()
 
     @property
@@ -224,9 +223,7 @@ class ContestTail:
         stays stopped. One resync at a time, so the feed never runs twice."""
         async with self._resyncing:
             if self._task is not None:
-                self._task.cancel()
-                with contextlib.suppress(asyncio.CancelledError):
-                    await self._task
+                await ended(self._task)
             backoff = 0.05
             while True:
                 try:

@@ -14,7 +14,6 @@ acknowledgement, sent once the line is stored.
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -22,6 +21,7 @@ from typing import Protocol
 
 from protocol.codec import encode
 from protocol.talk import Said, Talk, TalkLine, TalkSetting
+from server.ending import ended
 from server.feed.registry import Registry
 from server.feed.waiters import Waiters
 from server.service import ContestService
@@ -88,9 +88,7 @@ class TalkFeed:
 
     async def stop(self) -> None:
         if self._task is not None:
-            self._task.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self._task
+            await ended(self._task)
         self._waiters.release()
 
     async def _run(self) -> None:

@@ -7,7 +7,7 @@ import os
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TypeVar
+from typing import Any, TypeVar
 
 from server import datadir
 from server.net.forwarded import Network, trusted_networks
@@ -54,6 +54,9 @@ class Settings:
     feed_linger: float = 60.0  # seconds a contest stays followed after its last local viewer leaves
     health_timeout: float = 2.0
     relay: bool = True  # AGON_RELAY=0: every process folds each contest it has viewers of (no host, no relays)
+    link_host: str = "127.0.0.1"  # AGON_LINK_ADDRESS=HOST:PORT: where the other processes' messages arrive
+    link_port: int = 0  # (0: any free port; every process of the deployment must reach it, nobody else)
+    link_advertise: str = ""  # AGON_LINK_ADVERTISE: the host the others reach this one at, if not link_host
 
     @classmethod
     def from_env(
@@ -88,7 +91,20 @@ class Settings:
             create_rate=_positive(env, "AGON_CREATE_RATE_CONNECTION", cls.create_rate),
             create_burst=_positive(env, "AGON_CREATE_BURST_CONNECTION", cls.create_burst, least=1.0),
             relay=env.get("AGON_RELAY", "1").strip().lower() not in ("0", "no", "off", "false"),
+            **_link(env),
         )
+
+
+def _link(env: Mapping[str, str]) -> dict[str, Any]:
+    """AGON_LINK_ADDRESS (``HOST:PORT``, ``[IPv6]:PORT``) and AGON_LINK_ADVERTISE."""
+    given = env.get("AGON_LINK_ADDRESS", "").strip()
+    found: dict[str, Any] = {"link_advertise": env.get("AGON_LINK_ADVERTISE", "").strip()}
+    if given:
+        host, colon, port = given.rpartition(":")
+        if not colon or not port.isdigit() or not 0 <= int(port) < 65536:
+            raise SettingError(f"AGON_LINK_ADDRESS={given!r} is not HOST:PORT")
+        found.update(link_host=host.strip("[]") or "0.0.0.0", link_port=int(port))
+    return found
 
 
 class SettingError(ValueError):

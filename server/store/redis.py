@@ -467,26 +467,21 @@ class RedisStore(EventStore):
                 await asyncio.sleep(backoff)
                 backoff = min(backoff * 2, self._poll)
             finally:
-                await self.let_go(listeners, pubsub)
+                await self._let_go(listeners, pubsub)
 
     async def _listeners_for(self, contest: str) -> Redis:
         """The connection to listen on: the server, or in a cluster the node now owning the contest's slot
         (asked again after every lost connection, so a failover moves the listener with the slot)."""
-        return await self.listeners_for(_key(contest, "notify"))
-
-    async def listeners_for(self, channel: str) -> Redis:
-        """The connection to listen to ``channel`` on: the server, or in a cluster the node now owning its slot
-        (close it with ``let_go``)."""
         if self._cluster is None:
             return self._listeners
         async with self._reachable():
             pass  # the slots are known (learnt again after a lost connection)
         try:
-            node = self._cluster.get_node_from_key(channel)
+            node = self._cluster.get_node_from_key(_key(contest, "notify"))
         except (ClusterError, RedisClusterException, IndexError):
             node = None
         if node is None:
-            raise UnavailableError(f"redis {self._url}: no node serves the slot of {channel}")
+            raise UnavailableError(f"redis {self._url}: no node serves the slot of {contest}")
         listeners = Redis(
             host=str(node.host),
             port=int(node.port),
@@ -497,8 +492,8 @@ class RedisStore(EventStore):
         self._node_listeners.add(listeners)  # close() closes it, which ends the tail's wait at once
         return listeners
 
-    async def let_go(self, listeners: Redis, pubsub: PubSub) -> None:
-        """Close a subscription and the connection ``listeners_for`` gave it."""
+    async def _let_go(self, listeners: Redis, pubsub: PubSub) -> None:
+        """Close a subscription and the connection ``_listeners_for`` gave it."""
         with contextlib.suppress(Exception):
             await pubsub.aclose()  # type: ignore[no-untyped-call]
         if listeners is not self._listeners:
@@ -510,18 +505,6 @@ class RedisStore(EventStore):
         """List ``name`` as listening to ``contest`` for ``ms`` more milliseconds (0: unlist it)."""
         async with self._reachable():
             await self._list_script(keys=[_key(contest, "listeners")], args=[name, ms])
-
-    async def listen(self, pubsub: PubSub, channel: str) -> None:
-        """Subscribe ``pubsub`` to ``channel`` (sharded where the server has it) and wait for the confirmation."""
-        await self._listen(pubsub, channel)
-
-    async def publish(self, channel: str, data: bytes) -> int:
-        """Publish ``data`` on ``channel`` (sharded where the server has it): how many subscribers got it."""
-        sharded = await self._sharded_pubsub()
-        async with self._reachable():
-            if sharded:
-                return int(await self._client.spublish(channel, data))
-            return int(await self._client.publish(channel, data))
 
     @property
     def client(self) -> Redis | RedisCluster:

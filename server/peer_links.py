@@ -1,0 +1,190 @@
+"""Messages from one server process to another over TCP: what the bus (``server.store.redis_bus``) carries between a
+contest's host and its relays, without going through Redis.
+
+Each process listens on its *link address* and keeps one connection to each process it sends to. A connection
+opens with a handshake proving the sender shares the server secret (the same ``AGON_SECRET`` every process of a
+deployment has): the listener sends a random challenge, the sender answers with its name and the HMAC-SHA256 of the
+challenge and its name under the secret; a wrong answer closes the connection. After it, each message is its
+length (4 bytes, big-endian) and its bytes, delivered in order. A connection that breaks may have lost messages: the
+listener says so (``on_reset``); a sender finding it broken reports the message undelivered (0).
+
+The link port must be reachable by the other processes only (a private network), like the store.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import hashlib
+import hmac
+import logging
+import os
+import struct
+from collections.abc import Callable
+
+log = logging.getLogger(__name__)
+
+CHALLENGE = 16
+MAX_MESSAGE = 64 * 1024 * 1024
+_LENGTH = struct.Struct(">I")
+_CONNECT_TIMEOUT = 2.0
+
+
+def _proof(secret: bytes, challenge: bytes, name: bytes) -> bytes:
+    return hmac.new(secret, b"agon-link\0" + challenge + name, hashlib.sha256).digest()
+
+
+class _Inbound(asyncio.Protocol):
+    """One sender's connection: the handshake, then length-prefixed messages."""
+
+    def __init__(self, links: PeerLinks) -> None:
+        self._links = links
+        self._buffer = bytearray()
+        self._challenge = os.urandom(CHALLENGE)
+        self._trusted = False
+        self._peer = ""
+        self._transport: asyncio.Transport | None = None
+
+    def connection_made(self, transport: asyncio.BaseTransport) -> None:
+        assert isinstance(transport, asyncio.Transport)
+        self._transport = transport
+        transport.write(self._challenge)
+
+    def data_received(self, data: bytes) -> None:
+        self._buffer += data
+        buffer = self._buffer
+        if not self._trusted:
+            # name length (1 byte), name, proof (32 bytes)
+            if not buffer or len(buffer) < 1 + buffer[0] + 32:
+                if len(buffer) > 1 + 255 + 32:
+                    self._refuse()
+                return
+            size = buffer[0]
+            name, proof = bytes(buffer[1 : 1 + size]), bytes(buffer[1 + size : 1 + size + 32])
+            del buffer[: 1 + size + 32]
+            if not hmac.compare_digest(proof, _proof(self._links.secret, self._challenge, name)):
+                self._refuse()
+                return
+            self._trusted = True
+            self._peer = name.decode(errors="replace")
+        start = 0
+        while len(buffer) - start >= 4:
+            (length,) = _LENGTH.unpack_from(buffer, start)
+            if length > MAX_MESSAGE:
+                self._refuse()
+                return
+            if len(buffer) - start - 4 < length:
+                break
+            message = bytes(buffer[start + 4 : start + 4 + length])
+            start += 4 + length
+            self._links.deliver(message)
+        if start:
+            del buffer[:start]
+
+    def _refuse(self) -> None:
+        log.warning("a link connection failed its handshake or sent too much: closed")
+        self._trusted = False
+        if self._transport is not None:
+            self._transport.abort()
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        if self._trusted:
+            self._links.lost(self._peer)
+
+
+class _Outbound:
+    """The connection this process keeps to one other process."""
+
+    def __init__(self, writer: asyncio.StreamWriter) -> None:
+        self.writer = writer
+
+    @property
+    def open(self) -> bool:
+        return not self.writer.is_closing()
+
+
+class PeerLinks:
+    def __init__(self, secret: bytes, name: str, host: str, port: int) -> None:
+        self.secret = secret
+        self._name = name.encode()
+        self._host = host
+        self._port = port
+        self._server: asyncio.Server | None = None
+        self._outbound: dict[str, _Outbound] = {}
+        self._connecting: dict[str, asyncio.Lock] = {}
+        self._on_message: Callable[[bytes], None] = lambda message: None
+        self._on_reset: Callable[[str], None] = lambda peer: None
+
+    async def listen(self, on_message: Callable[[bytes], None], on_reset: Callable[[str], None]) -> tuple[str, int]:
+        """Listen on the link address; return the host and port it listens on."""
+        self._on_message, self._on_reset = on_message, on_reset
+        loop = asyncio.get_running_loop()
+        self._server = await loop.create_server(lambda: _Inbound(self), self._host, self._port)
+        host, port = self._server.sockets[0].getsockname()[:2]
+        return str(host), int(port)
+
+    def deliver(self, message: bytes) -> None:
+        try:
+            self._on_message(message)
+        except Exception:
+            log.exception("a link message could not be handled")
+
+    def lost(self, peer: str) -> None:
+        self._on_reset(peer)
+
+    async def send(self, peer: str, address: str, message: bytes) -> int:
+        """Send ``message`` to ``peer`` listening at ``address`` (``host:port``): 1 when it was written on an open
+        connection, 0 when the peer cannot be reached."""
+        outbound = self._outbound.get(peer)
+        if outbound is None or not outbound.open:
+            outbound = await self._connect(peer, address)
+            if outbound is None:
+                return 0
+        writer = outbound.writer
+        writer.write(_LENGTH.pack(len(message)) + message)
+        transport = writer.transport
+        if transport.get_write_buffer_size() > 1024 * 1024:
+            try:
+                await writer.drain()
+            except (ConnectionError, OSError):
+                self._drop(peer, outbound)
+                return 0
+        return 1
+
+    async def _connect(self, peer: str, address: str) -> _Outbound | None:
+        lock = self._connecting.setdefault(peer, asyncio.Lock())
+        async with lock:
+            outbound = self._outbound.get(peer)
+            if outbound is not None and outbound.open:
+                return outbound
+            host, _, port = address.rpartition(":")
+            try:
+                async with asyncio.timeout(_CONNECT_TIMEOUT):
+                    reader, writer = await asyncio.open_connection(host.strip("[]"), int(port))
+                    challenge = await reader.readexactly(CHALLENGE)
+            except (OSError, ValueError, TimeoutError, asyncio.IncompleteReadError) as error:
+                log.info("no link to %s at %s: %s", peer, address, error)
+                return None
+            writer.write(bytes([len(self._name)]) + self._name + _proof(self.secret, challenge, self._name))
+            outbound = self._outbound[peer] = _Outbound(writer)
+            return outbound
+
+    def _drop(self, peer: str, outbound: _Outbound) -> None:
+        if self._outbound.get(peer) is outbound:
+            del self._outbound[peer]
+        outbound.writer.close()
+
+    def forget(self, peer: str) -> None:
+        """``peer`` is gone: close the connection to it."""
+        outbound = self._outbound.pop(peer, None)
+        if outbound is not None:
+            outbound.writer.close()
+
+    async def close(self) -> None:
+        if self._server is not None:
+            self._server.close()
+            with contextlib.suppress(Exception):
+                await self._server.wait_closed()
+        for outbound in self._outbound.values():
+            outbound.writer.close()
+        self._outbound.clear()
