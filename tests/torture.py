@@ -21,6 +21,7 @@ import http.client
 import json
 import os
 import random
+import re
 import resource
 import shutil
 import signal
@@ -184,6 +185,24 @@ class Serve:
     @property
     def url(self) -> str:
         return f"ws://127.0.0.1:{self.port}/ws"
+
+    @property
+    def other_url(self) -> str | None:
+        """Where half of each table connects, when not to ``url``."""
+        return None
+
+    def hosted(self) -> float:
+        """How many contests the process hosts now (its /metrics; 0 when it does not answer)."""
+        connection = http.client.HTTPConnection("127.0.0.1", self.port, timeout=2)
+        try:
+            connection.request("GET", "/metrics", headers={"Host": f"127.0.0.1:{self.port}"})
+            text = connection.getresponse().read().decode()
+        except OSError:
+            return 0.0
+        finally:
+            connection.close()
+        found = re.search(r"^agon_contests_hosted (\S+)$", text, re.MULTILINE)
+        return float(found.group(1)) if found else 0.0
 
     def start(self, timeout: float = 30.0) -> None:
         command = [AGON, "serve", "--host", "127.0.0.1", "--port", str(self.port), "--store", self.store, "--create"]
@@ -366,15 +385,17 @@ class Table:
         return [self.gm, self.ann, self.bob, self.spectator]
 
 
-async def open_table(url: str) -> Table:
+async def open_table(url: str, other: str | None = None) -> Table:
+    """A table whose GM and Bob connect to ``url``, Ann and the spectator to ``other`` (if given, else ``url``)."""
+    elsewhere = other or url
     gm = await AgonClient.connect(url)
     created = await gm.create(duel(contest=f"t-{uuid.uuid4().hex[:10]}"))
     contest, seats = created.contest, created.invitations.seats
     await gm.follow(contest, created.invitations.gm)
-    ann = await AgonClient.connect(url, follow=[Follow(contest, seats["ann"])])
+    ann = await AgonClient.connect(elsewhere, follow=[Follow(contest, seats["ann"])])
     bob = await AgonClient.connect(url, follow=[Follow(contest, seats["bob"])], record_frames=True)
     spectator = await AgonClient.connect(
-        url, follow=[Follow(contest, created.invitations.spectator)], record_frames=True
+        elsewhere, follow=[Follow(contest, created.invitations.spectator)], record_frames=True
     )
     return Table(contest, gm, ann, bob, spectator)
 
@@ -450,7 +471,7 @@ async def run_tables(
     """Two tables play while ``kills`` processes are SIGKILLed (agon serve, or redis-server). With
     ``since_fsync`` (a range of seconds), each redis-server kill is a power loss: its append-only file
     loses what was written in the last ``since_fsync`` seconds. Every redis-server kill's loss is counted."""
-    tables = [await open_table(serve.url) for _ in range(2)]
+    tables = [await open_table(serve.url, serve.other_url) for _ in range(2)]
     stop = asyncio.Event()
     workers = [
         asyncio.create_task(acting(t.gm, t.contest, adjust, t.acked, t.acked_at, stop, tally)) for t in tables
@@ -464,7 +485,7 @@ async def run_tables(
         for _ in range(kills):
             await asyncio.sleep(random.uniform(pause / 2, pause * 1.5))
             if kill_redis is None:
-                serve.kill()
+                await asyncio.to_thread(serve.kill)  # the tables play on meanwhile
                 await asyncio.to_thread(serve.start)
                 tally.kills += 1
             else:
@@ -515,6 +536,55 @@ async def crash_loop(store: str, kills: int, tally: Tally, workdir: Path, pause:
         serve.kill()
         if redis is not None:
             redis.kill()
+
+
+class Hosts(Serve):
+    """Two processes on one store, each table's connections on both; each kill is of the process hosting the
+    tables' contests (it folds them; the other relays its frames), so every kill is a takeover."""
+
+    def __init__(self, store: str, workdir: Path) -> None:
+        super().__init__(store, workdir)
+        self.relay = Serve(store, workdir)
+        self.victim: Serve = self
+
+    @property
+    def other_url(self) -> str | None:
+        return self.relay.url
+
+    def start(self, timeout: float = 30.0) -> None:
+        if self.victim is self:
+            super().start(timeout)
+        else:
+            self.victim.start(timeout)
+
+    def kill(self) -> None:
+        """Kill the process hosting the contests, once one does (after a kill the other takes them over when the
+        dead one's liveness lapses, about two seconds)."""
+        deadline = time.monotonic() + 10
+        while max(Serve.hosted(self), self.relay.hosted()) == 0 and time.monotonic() < deadline:
+            time.sleep(0.05)
+        first = Serve.hosted(self) >= self.relay.hosted()
+        self.victim = self if first else self.relay
+        if first:
+            super().kill()
+        else:
+            self.relay.kill()
+
+
+async def takeover_loop(kills: int, tally: Tally, workdir: Path, pause: float = 0.6) -> None:
+    """SIGKILL the process hosting two tables' contests at random moments, each table's connections on both
+    processes (Redis, ``appendfsync always``); then check everything."""
+    redis = RedisProcess(workdir, "always")
+    redis.start()
+    hosts = Hosts(redis.url, workdir)
+    Serve.start(hosts)
+    hosts.relay.start()
+    try:
+        await run_tables(hosts, redis.url, tally, "takeover", kills, pause, None)
+    finally:
+        Serve.kill(hosts)
+        hosts.relay.kill()
+        redis.kill()
 
 
 async def redis_faults(
@@ -735,6 +805,9 @@ async def long_run(args: argparse.Namespace) -> Tally:
         for store in ("sqlite", "redis"):
             (root / f"crash-{store}").mkdir()
             await crash_loop(store, args.kills, tally, root / f"crash-{store}", args.seconds)
+        (root / "takeover").mkdir()
+        await takeover_loop(args.kills, tally, root / "takeover", args.seconds)
+        print(f"after the takeovers:\n{tally.table()}", file=sys.stderr, flush=True)
         for fsync in ("always", "everysec"):
             (root / f"redis-{fsync}").mkdir()
             await redis_faults(fsync, args.redis_kills, tally, root / f"redis-{fsync}", args.seconds)
@@ -775,7 +848,7 @@ def run_properties(examples: int) -> int:
 
 def main() -> int:
     parser = argparse.ArgumentParser(prog="python -m tests.torture", description=__doc__.split("\n\n")[0])
-    parser.add_argument("--kills", type=int, default=30, help="SIGKILLs of agon serve per store (sqlite, redis)")
+    parser.add_argument("--kills", type=int, default=30, help="SIGKILLs of agon serve per store, and of hosts")
     parser.add_argument("--redis-kills", type=int, default=10, help="SIGKILLs of redis-server per appendfsync")
     parser.add_argument("--fuzz", type=int, default=1_000_000, help="mutated frames through the decoder")
     parser.add_argument("--examples", type=int, default=20_000, help="Hypothesis examples per fuzz property")

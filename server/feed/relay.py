@@ -77,6 +77,10 @@ class _Unheard(Exception):
     """Nobody listens at the host's inbox."""
 
 
+class _HostChanged(_Unheard):
+    """The contest has another host now: what the former one was asked is asked of it."""
+
+
 _RETRY = 0.1
 """Seconds between two tries to reach a contest's host that went away (its liveness lapses meanwhile)."""
 
@@ -320,6 +324,9 @@ class ClusterFeed:
                 self._viewers[follower] = viewer
                 try:
                     answer = await self._ask(viewer, after)
+                except _HostChanged:
+                    unheard = _Patience(self.bus.lapse)  # a new host: as much patience with it
+                    continue
                 except _Unheard:  # nobody listens at the host: it died, and is dead for all once its liveness lapses
                     if await unheard.wait():
                         await self.elect()
@@ -403,6 +410,8 @@ class ClusterFeed:
                     raise _Unheard(self._host)
                 async with asyncio.timeout_at(deadline):
                     done = await asyncio.shield(running)
+            except _HostChanged:
+                continue  # asked again of the new host at once
             except (_Unheard, TimeoutError):
                 if loop.time() >= deadline:
                     raise Refused(
@@ -626,7 +635,7 @@ class ClusterFeed:
     def received(self, message: Frames | Gone) -> None:
         if isinstance(message, Gone):
             if message.host == self._host and self._local is None:
-                self._unheard()
+                self._unheard(_Unheard(message.host))  # asked again once the next host is known
                 self._relays.spawn(self.elect())
             return
         if message.host != self._host or self._local is not None:
@@ -656,12 +665,12 @@ class ClusterFeed:
         self._waiters.reached(message.version)
         self._answered(message)
 
-    def _unheard(self) -> None:
+    def _unheard(self, why: _Unheard | None = None) -> None:
         """What the former host was asked will not be answered: each is asked again of whoever hosts it next."""
         waiting: list[asyncio.Future[Any]] = [*self._asked.values(), *self._running.values()]
         for unanswered in waiting:
             if not unanswered.done():
-                unanswered.set_exception(_Unheard(self._host))
+                unanswered.set_exception(why or _HostChanged(self._host))
 
     def _answered(self, message: Frames) -> None:
         for answer in message.answers:

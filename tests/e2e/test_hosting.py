@@ -2,10 +2,13 @@
 connections spread over all three (as round robin spreads them). One process hosts the contest — it alone
 builds views — and the others relay its frames. Killed without warning mid-contest, its host is replaced by
 another process within seconds: the viewers on the survivors play on, and nothing acknowledged is lost or
-doubled."""
+doubled. Frozen past its liveness instead (a long pause), it is replaced the same way, and relays the new host
+when it wakes."""
 
 from __future__ import annotations
 
+import asyncio
+import signal
 import time
 import uuid
 
@@ -75,3 +78,39 @@ async def test_one_process_folds_a_contest_and_another_takes_it_over_when_it_is_
         for client in (gm, *survivors):
             await client.close()
     await assert_gapless_and_audited(str(redis_cluster.url), contest, head)
+
+
+async def test_a_host_frozen_past_its_liveness_is_replaced_and_relays_the_new_host_when_it_wakes(
+    agon_server: ServerFactory, redis_url: str
+) -> None:
+    host, other = agon_server(store=redis_url), agon_server(store=redis_url)
+    gm = await AgonClient.connect(host.ws_url)
+    created = await gm.create(duel(contest=f"frozen-{uuid.uuid4().hex[:8]}"))
+    contest, invitations = created.contest, created.invitations
+    await gm.follow(contest, invitations.gm)
+    ann = await AgonClient.connect(other.ws_url, follow=[Follow(contest, invitations.seats["ann"])])
+    gm2 = await AgonClient.connect(other.ws_url, follow=[Follow(contest, invitations.gm)])
+    clients = [gm, ann, gm2]
+    try:
+        assert metric(host, "agon_contests_hosted") == 1
+        assert host.process is not None
+        host.process.send_signal(signal.SIGSTOP)  # a frozen VM, a long pause: no liveness renewed
+        try:
+            paused = await until_acked(gm2, contest, x.Adjust(contestant="aria", delta=1, reason="while it sleeps"))
+            assert metric(other, "agon_contests_hosted") == 1
+        finally:
+            host.process.send_signal(signal.SIGCONT)
+        # Awake, the former host finds it was not seen alive and relays the new host; its GM plays on.
+        woke = await until_acked(gm, contest, x.Adjust(contestant="aria", delta=1, reason="after it woke"))
+        assert woke.version > paused.version
+        deadline = time.monotonic() + WAIT
+        while metric(host, "agon_contests_hosted") != 0 or metric(host, "agon_contests_relayed") != 1:
+            assert time.monotonic() < deadline, "the woken process still hosts the contest"
+            await asyncio.sleep(0.1)
+        for client in clients:
+            mirror = await client.wait_version(contest, woke.version, timeout=WAIT)
+            assert mirror.in_sync and ap(mirror.doc or {})["aria"] == 15 + 2  # each adjustment once
+    finally:
+        for client in clients:
+            await client.close()
+    await assert_gapless_and_audited(redis_url, contest, woke.version)

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.torture import EVERYSEC_WINDOW, Tally, crash_loop, fuzz, redis_faults
+from tests.torture import EVERYSEC_WINDOW, Tally, crash_loop, fuzz, redis_faults, takeover_loop
 
 
 def assert_clean(tally: Tally) -> None:
@@ -21,6 +21,15 @@ def assert_clean(tally: Tally) -> None:
 async def test_agon_serve_killed_with_sigkill_loses_and_repeats_nothing(store: str, tmp_path: Path) -> None:
     tally = Tally()
     await crash_loop(store, 3, tally, tmp_path, pause=0.4)
+    assert_clean(tally)
+    assert tally.kills == 3 and tally.commands_verified > 20
+
+
+async def test_the_process_hosting_the_contests_killed_again_and_again_loses_and_repeats_nothing(
+    tmp_path: Path,
+) -> None:
+    tally = Tally()
+    await takeover_loop(3, tally, tmp_path, pause=0.4)
     assert_clean(tally)
     assert tally.kills == 3 and tally.commands_verified > 20
 
