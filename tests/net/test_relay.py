@@ -124,3 +124,24 @@ async def _until(check: Callable[[], bool], seconds: float) -> None:
     while not check():
         assert time.monotonic() < deadline
         await asyncio.sleep(0.01)
+
+
+async def test_viewers_arriving_at_once_on_three_processes_make_exactly_one_of_them_host(
+    start: Start, redis_url: str
+) -> None:
+    servers = [await start(RedisStore(redis_url)) for _ in range(3)]
+    gm = await AgonClient.connect(servers[0].ws_url)
+    created = await gm.create(duel())
+    contest, seats = created.contest, created.invitations.seats
+    tokens = [created.invitations.gm, seats["ann"], seats["bob"], created.invitations.spectator] * 3
+    viewers = await asyncio.gather(
+        *(AgonClient.connect(servers[i % 3].ws_url, follow=[Follow(contest, token)]) for i, token in enumerate(tokens))
+    )
+    feeds = [cluster_feed(server, contest) for server in servers]
+    assert sum(feed.hosting for feed in feeds) == 1
+    assert {feed.host for feed in feeds} == {next(f.me for f in feeds if f.hosting)}
+    acked = await viewers[4].command(contest, gm_adjust(-1, "one order for all"))  # a GM on the second
+    docs = [(await viewer.wait_version(contest, acked.version)).doc for viewer in viewers]
+    assert all(doc == docs[0] for doc in docs[::4])  # the GM's view, alike on the three processes
+    for client in (gm, *viewers):
+        await client.close()
