@@ -8,16 +8,18 @@ whose frames it sends to their process in one message per batch (``relay_wire.Fr
 viewers of the contest *relays*: it asks the host to attach each viewer, hands each frame the host sends to the
 viewers it names, and folds nothing.
 
-Commands are still decided where they arrive, on the store's compare-and-append (the service catches up on the
-events it missed when an append conflicts); their ack waits until the host's frames for that version reached this
-process, so a viewer still gets a command's patch before its ack.
+A command reaching a relay is forwarded to the host (``Run``), which decides and appends it there and answers
+(``Done``) once the batch's frames are on their way, in the same message as or after them: a viewer still gets a
+command's patch before its ack. (Deciding on the relay, with the store's compare-and-append, was measured no
+cheaper, and would have the relay fold every event it missed before each command: a second fold of the contest.)
 
-When a host dies its liveness expires (``redis_bus.ALIVE``); its relays notice within a check (``CHECK``), one of
-them takes the lease and starts folding, and every relay attaches its viewers again with the version they hold:
-each gets the patch from there (or a fresh view). A host shutting down says so (``Gone``) and releases the lease,
-so its relays take over at once. Frames are numbered per relay; a relay that misses one (pub/sub is at-most-once),
-or whose inbox reconnects, attaches its viewers again the same way. Nothing acknowledged is at stake in any of this:
-the log is the store's, and a command's ack only follows its patch.
+When a host dies its liveness lapses (``Bus.lapse``); its relays notice within a check (``CHECK``), one of them
+takes the lease and starts folding, and every relay attaches its viewers again with the version they hold: each
+gets the patch from there (or a fresh view). Requests made meanwhile wait for the next host and are asked of it
+(a command with its own id: decided once). A host shutting down says so (``Gone``) and releases the lease, so its
+relays take over at once. Messages are numbered per relay; a relay that misses one, or whose link to the host
+breaks, attaches its viewers again the same way. Nothing acknowledged is at stake in any of this: the log is the
+store's, and a command's ack only follows its patch.
 """
 
 from __future__ import annotations
@@ -41,6 +43,7 @@ from server.feed.bus import Bus
 from server.feed.fanout import ContestFeed
 from server.feed.followed import Follower
 from server.feed.measures import Counted, Gauged, Observed
+from server.feed.outbox import Outbox, Remote
 from server.feed.published import published
 from server.feed.relay_wire import Answer, Attach, Detach, Done, Frames, Gone, Run, decoder, encoder
 from server.feed.tail import RefoldBudget
@@ -112,111 +115,6 @@ class _Viewer:
         self.generation = generation
 
 
-class _Outbox:
-    """What the host sends one relay about one contest: the frames of a loop turn gathered into one message, each
-    frame once with the followers it goes to, sent in order by one task."""
-
-    def __init__(self, feed: ClusterFeed, relay: str, seq: Iterator[int]) -> None:
-        self._feed = feed
-        self.relay = relay
-        self._seq = seq  # kept by the feed while it hosts: a relay's numbers never start again
-        self._frames: list[tuple[list[int], bytes]] = []
-        self._where: dict[int, int] = {}  # id(frame) -> its place in ``_frames``
-        self._last: dict[int, int] = {}  # follower -> the place of its last frame
-        self._answers: list[Answer] = []
-        self._done: list[Done] = []
-        self._dropped: list[int] = []
-        self._due = False
-        self._queue: asyncio.Queue[bytes] = asyncio.Queue()
-        self._sender: asyncio.Task[None] | None = None
-        self._closing = False
-
-    def frame(self, follower: int, frame: bytes) -> None:
-        place = self._where.get(id(frame))
-        if place is not None and place > self._last.get(follower, -1):
-            self._frames[place][0].append(follower)
-        else:
-            place = self._where[id(frame)] = len(self._frames)
-            self._frames.append(([follower], frame))
-        self._last[follower] = place
-        self._schedule()
-
-    def answer(self, answer: Answer) -> None:
-        self._answers.append(answer)
-        self._schedule()
-
-    def done(self, done: Done) -> None:
-        self._done.append(done)
-        self._schedule()
-
-    def dropped(self, follower: int) -> None:
-        self._dropped.append(follower)
-        self._schedule()
-
-    def _schedule(self) -> None:
-        if not self._due:
-            self._due = True
-            asyncio.get_running_loop().call_soon(self._flush)
-
-    def _flush(self) -> None:
-        self._due = False
-        message = Frames(
-            contest=self._feed.contest,
-            host=self._feed.me,
-            seq=next(self._seq),
-            version=self._feed.version,
-            generations=self._feed.generations,
-            frames=self._frames,
-            answers=self._answers,
-            done=self._done,
-            sent=time.time(),
-            dropped=self._dropped,
-        )
-        self._frames, self._answers, self._done, self._dropped = [], [], [], []
-        self._where.clear()
-        self._last.clear()
-        self._queue.put_nowait(encoder.encode(message))
-        if self._sender is None:
-            self._sender = asyncio.get_running_loop().create_task(self._send())
-
-    async def _send(self) -> None:
-        while not (self._closing and self._queue.empty()):
-            data = await self._queue.get()
-            try:
-                received = await self._feed.bus.post(self.relay, data)
-            except Exception as error:  # the store is away: the relay resyncs when it sees the gap
-                log.info("frames for %s not sent to %s: %s", self._feed.contest, self.relay, error)
-                continue
-            if not received:
-                self._feed.relay_gone(self.relay)
-                return
-
-    def close(self, *, now: bool = False) -> None:
-        """Send what is gathered, then stop (``now``: drop it, nobody listens)."""
-        if now:
-            if self._sender is not None:
-                self._sender.cancel()
-            return
-        if self._due:
-            self._flush()
-        self._closing = True
-        if self._sender is not None and self._queue.empty():
-            self._sender.cancel()  # it waits for nothing more
-
-
-class _Remote:
-    """A remote follower, as the host's ``ContestFeed`` sees it: what it is sent goes to its relay's outbox."""
-
-    __slots__ = ("number", "outbox")
-
-    def __init__(self, outbox: _Outbox, number: int) -> None:
-        self.outbox = outbox
-        self.number = number
-
-    def send(self, frame: bytes) -> None:
-        self.outbox.frame(self.number, frame)
-
-
 class ClusterFeed:
     def __init__(
         self,
@@ -254,9 +152,9 @@ class ClusterFeed:
         self._seats: Sequence[Seat] = ()
         self._waiters = Waiters()
         # while hosting:
-        self._outboxes: dict[str, _Outbox] = {}
+        self._outboxes: dict[str, Outbox] = {}
         self._sequences: dict[str, Iterator[int]] = {}  # each relay's next message numbers, while hosting
-        self._remotes: dict[tuple[str, int], _Remote] = {}
+        self._remotes: dict[tuple[str, int], Remote] = {}
         self._work: asyncio.Queue[Attach | Detach | Run] = asyncio.Queue()
         self._worker: asyncio.Task[None] | None = None
         self._electing = asyncio.Lock()
@@ -533,7 +431,7 @@ class ClusterFeed:
 
     def _local_detached(self, follower: Follower) -> None:
         """The host's feed dropped a follower (left, or its invitation re-issued)."""
-        if isinstance(follower, _Remote):
+        if isinstance(follower, Remote):
             if self._remotes.get((follower.outbox.relay, follower.number)) is follower:
                 del self._remotes[follower.outbox.relay, follower.number]
                 follower.outbox.dropped(follower.number)
@@ -568,7 +466,7 @@ class ClusterFeed:
                     self._close_outbox(message.relay)  # a relay that comes back starts counting again
                 continue
             outbox = self._outbox(message.relay)
-            remote = self._remotes.get(key) or _Remote(outbox, message.follower)
+            remote = self._remotes.get(key) or Remote(outbox, message.follower)
             try:
                 await local.attach(remote, message.actor, message.role, message.after, message.generation)
             except Refused as refused:
@@ -581,11 +479,11 @@ class ClusterFeed:
             self._remotes[key] = remote
             outbox.answer(Answer(message.follower))
 
-    def _outbox(self, relay: str) -> _Outbox:
+    def _outbox(self, relay: str) -> Outbox:
         outbox = self._outboxes.get(relay)
         if outbox is None:
             seq = self._sequences.setdefault(relay, itertools.count(1))
-            outbox = self._outboxes[relay] = _Outbox(self, relay, seq)
+            outbox = self._outboxes[relay] = Outbox(self, relay, seq)
         return outbox
 
     async def _run(self, run: Run) -> None:
