@@ -179,6 +179,9 @@ class PeerLinks:
         outbound = self._outbound.pop(peer, None)
         if outbound is not None:
             outbound.writer.close()
+        lock = self._connecting.get(peer)
+        if lock is not None and not lock.locked():
+            del self._connecting[peer]
 
     async def close(self) -> None:
         if self._server is not None:

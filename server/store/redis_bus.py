@@ -152,6 +152,7 @@ class RedisBus:
         sent = await self._links.send(process, address, data)
         if not sent:
             self._addresses.pop(process, None)  # it may have started again elsewhere: read it again next time
+            self._links.forget(process)
         return sent
 
     def on_lost(self, told: Callable[[], None]) -> None:
