@@ -3,8 +3,9 @@ contest's host and its relays, without going through Redis.
 
 Each process listens on its *link address* and keeps one connection to each process it sends to. A connection
 opens with a handshake proving the sender shares the server secret (the same ``AGON_SECRET`` every process of a
-deployment has): the listener sends a random challenge, the sender answers with its name and the HMAC-SHA256 of the
-challenge and its name under the secret; a wrong answer closes the connection. After it, each message is its
+deployment has) and means this process: the listener sends a random challenge, the sender answers with its name and
+the HMAC-SHA256 of the challenge, its name and the name of the process it means, under the secret; a wrong answer
+closes the connection. After it, each message is its
 length (4 bytes, big-endian) and its bytes, delivered in order. A connection that breaks may have lost messages: the
 listener says so (``on_reset``); a sender finding it broken reports the message undelivered (0).
 
@@ -30,8 +31,10 @@ _LENGTH = struct.Struct(">I")
 _CONNECT_TIMEOUT = 2.0
 
 
-def _proof(secret: bytes, challenge: bytes, name: bytes) -> bytes:
-    return hmac.new(secret, b"agon-link\0" + challenge + name, hashlib.sha256).digest()
+def _proof(secret: bytes, challenge: bytes, name: bytes, to: bytes) -> bytes:
+    """The sender ``name``'s answer to ``challenge`` from the process named ``to``: a process that listens where
+    another one did (restarted on its port) refuses what was meant for the other."""
+    return hmac.new(secret, b"agon-link\0" + challenge + name + b"\0" + to, hashlib.sha256).digest()
 
 
 class _Inbound(asyncio.Protocol):
@@ -62,7 +65,7 @@ class _Inbound(asyncio.Protocol):
             size = buffer[0]
             name, proof = bytes(buffer[1 : 1 + size]), bytes(buffer[1 + size : 1 + size + 32])
             del buffer[: 1 + size + 32]
-            if not hmac.compare_digest(proof, _proof(self._links.secret, self._challenge, name)):
+            if not hmac.compare_digest(proof, _proof(self._links.secret, self._challenge, name, self._links.name)):
                 self._refuse()
                 return
             self._trusted = True
@@ -107,6 +110,7 @@ class PeerLinks:
     def __init__(self, secret: bytes, name: str, host: str, port: int) -> None:
         self.secret = secret
         self._name = name.encode()
+        self.name = self._name  # what a sender must name as the process it means
         self._host = host
         self._port = port
         self._server: asyncio.Server | None = None
@@ -165,7 +169,8 @@ class PeerLinks:
             except (OSError, ValueError, TimeoutError, asyncio.IncompleteReadError) as error:
                 log.info("no link to %s at %s: %s", peer, address, error)
                 return None
-            writer.write(bytes([len(self._name)]) + self._name + _proof(self.secret, challenge, self._name))
+            proof = _proof(self.secret, challenge, self._name, peer.encode())
+            writer.write(bytes([len(self._name)]) + self._name + proof)
             outbound = self._outbound[peer] = _Outbound(writer)
             return outbound
 

@@ -31,6 +31,8 @@ from server.store.redis_bus import RedisBus
 
 log = logging.getLogger(__name__)
 
+LOOPBACK = ("127.0.0.1", "localhost", "::1")
+
 SWITCH_INTERVAL = 0.0001
 """Seconds a busy thread keeps the interpreter lock while another waits for it (Python's default: 0.005)."""
 
@@ -57,6 +59,12 @@ async def serve(
     if isinstance(store, RedisStore):
         for warning in await store.durability():
             log.warning("%s", warning)
+        if settings.relay and settings.link_host in LOOPBACK and not store.on_loopback:
+            log.warning(
+                "the links to the other processes listen on %s only: a process on another host cannot relay the "
+                "contests this one hosts; set AGON_LINK_ADDRESS (e.g. 0.0.0.0:7000, private) on every host",
+                settings.link_host,
+            )
     async with agon_server(settings, store) as server:
         # msgspec builds a type's decoder on first use: build the clients' messages' now, not on a first frame.
         decode_untrusted(b'{"type":"ping"}', ClientMessage)  # type: ignore[arg-type]

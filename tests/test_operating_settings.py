@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 
 from server.fd_limit import CEILING, wanted
+from server.store.redis import RedisStore
 from server.store_url import store_from_env
 from server.user_error import USAGE_ERROR, UserError
 
@@ -58,3 +59,18 @@ def test_both_variables_at_once_is_a_usage_error(tmp_path: Path) -> None:
     with pytest.raises(UserError, match="both set") as raised:
         store_from_env({"AGON_STORE": "memory:", "AGON_STORE_FILE": str(tmp_path / "url")})
     assert raised.value.status == USAGE_ERROR
+
+
+@pytest.mark.parametrize(
+    ("url", "here"),
+    [
+        ("redis://127.0.0.1:6379/0", True),
+        ("redis://:secret@localhost:6379/0", True),
+        ("redis://10.0.0.5:6379/0", False),
+        ("redis-cluster://127.0.0.1:7000,127.0.0.1:7001", True),
+        ("redis-cluster://:secret@127.0.0.1:7000,10.0.0.6:7001", False),
+    ],
+)
+def test_a_store_on_another_host_is_told_apart_for_the_link_warning(url: str, here: bool) -> None:
+    # agon serve warns when its links listen on loopback while its store (so its peers) may be elsewhere.
+    assert RedisStore(url).on_loopback is here

@@ -507,6 +507,15 @@ class RedisStore(EventStore):
             await self._list_script(keys=[_key(contest, "listeners")], args=[name, ms])
 
     @property
+    def on_loopback(self) -> bool:
+        """Whether every node named in the store's URL is on this host (so are the processes sharing it)."""
+        if self._cluster is not None:
+            hosts = [str(node.host) for node in cluster_nodes(self._url)[0]]
+        else:
+            hosts = [urlsplit(self._url).hostname or "localhost"]
+        return all(host in ("127.0.0.1", "localhost", "::1") for host in hosts)
+
+    @property
     def client(self) -> Redis | RedisCluster:
         """The store's client (for what runs beside the store on the same Redis: ``server.store.redis_bus``)."""
         return self._client

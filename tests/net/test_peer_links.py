@@ -68,3 +68,16 @@ async def test_a_process_that_is_gone_is_unreachable_and_its_listener_told_of_th
     await until(lambda: reset == ["relay"])
     assert await host.send("relay", relay_address, b"frames") == 0
     await host.close()
+
+
+async def test_a_process_listening_where_another_did_refuses_what_was_meant_for_the_other() -> None:
+    restarted = PeerLinks(SECRET, "host, started again", "127.0.0.1", 0)
+    address, got, _ = await listening(restarted)
+    sender = PeerLinks(SECRET, "relay", "127.0.0.1", 0)
+    await sender.send("host", address, b"frames for the process that listened here before")
+    await asyncio.sleep(0.1)
+    assert got == []
+    assert await sender.send("host, started again", address, b"attach") == 1
+    await until(lambda: got == [b"attach"])
+    await sender.close()
+    await restarted.close()
