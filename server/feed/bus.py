@@ -1,5 +1,6 @@
-"""What the processes sharing a store tell each other, as the feeds see it (``server.store.redis_bus`` is the one
-over Redis): which process hosts a contest, whether a process is alive, and messages to one process's inbox.
+"""What the processes sharing a store tell each other, as the feeds see it (``server.store.redis_bus``: leases and
+liveness in Redis, messages over ``server.peer_links``): which process hosts a contest, whether a process is alive,
+and messages from one process to another.
 
 A contest is *hosted* by exactly one live process at a time: the one holding its host lease. That process folds it
 and builds its views; every other process with viewers of it relays the host's frames (``server.feed.relay``).
@@ -36,7 +37,7 @@ class Bus(Protocol):
         ...
 
     async def post(self, process: str, data: bytes) -> int:
-        """Put ``data`` in ``process``'s inbox: how many listeners got it (0: nobody listens there now)."""
+        """Send ``data`` to ``process``: 1 when it went out on an open link, 0 when the process cannot be reached."""
         ...
 
     async def listen(self, on_message: Callable[[bytes], None], on_reset: Callable[[str], None]) -> None:

@@ -294,8 +294,8 @@ class ClusterFeed:
     async def forward(self, actor: Actor, id: str, command: Command, generation: int) -> Result | None:
         """A command of this process's viewer: None while this process hosts the contest (decided here), else sent
         to the host, which answers once the command's batch is published (its frames reach this process first).
-        A host that goes away meanwhile leaves the command unanswered: the client sends it again (same id), and
-        whoever hosts the contest then answers it, once."""
+        A host that goes away meanwhile leaves it unanswered: it is asked again, with its id, of whoever hosts the
+        contest next (decided once); after ``2 × ack_wait`` the client is told to send it again."""
         loop = asyncio.get_running_loop()
         deadline = loop.time() + 2 * self._ack_wait
         while self._local is None:
@@ -599,9 +599,9 @@ class ClusterFeed:
 
 
 class Relays:
-    """This process's side of the bus: each message to the contest it is about; a lost inbox or a lost liveness
-    has every contest elect again; the hosts of the contests relayed here are checked for life every ``CHECK``
-    seconds."""
+    """This process's side of the bus: each message to the contest it is about; a broken link from a host has its
+    contests elect again (a lost liveness: every contest); the hosts of the contests relayed here are checked for
+    life every ``CHECK`` seconds."""
 
     def __init__(self, bus: Bus, metrics: RelayMetrics) -> None:
         self.bus = bus
@@ -620,7 +620,7 @@ class Relays:
         task.add_done_callback(self._tasks.discard)
 
     async def start(self) -> None:
-        """Listen to this process's inbox (once: every later call returns when it listens)."""
+        """Listen for the other processes' messages (once: every later call returns when it listens)."""
         if self._listening is None:
             self._listening = asyncio.get_running_loop().create_task(self._listen())
         await asyncio.shield(self._listening)
