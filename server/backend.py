@@ -80,13 +80,15 @@ class Backend:
         """Raises unless the store answers."""
         await self._store.ping()
 
-    async def ready(self, timeout: float) -> list[Shard]:
-        """Whether each shard of the store can be read from and appended to, asked of the store at most once a second
-        (``server.store.readiness``): a load balancer polling often costs the store nothing more."""
+    async def ready(self, timeout: float) -> tuple[bool, list[Shard]]:
+        """Whether every shard of the store can be read from and appended to, and each shard's answer, asked of the
+        store at most once a second (``server.store.readiness``): a load balancer polling often costs the store
+        nothing more."""
         if self._readiness is None:
             store = self._store
             self._readiness = ReadinessCache(lambda: store.ready(timeout), on_probe=self._probed)
-        return await self._readiness.get()
+        shards = await self._readiness.get()
+        return all_ready(shards), shards
 
     def _probed(self, before: list[Shard], now: list[Shard]) -> None:
         """A readiness probe's answer: each failed shard counted, and a log line when readiness changes."""

@@ -95,26 +95,14 @@ class _Inbound(asyncio.Protocol):
             self._links.lost(self._peer)
 
 
-class _Outbound:
-    """The connection this process keeps to one other process."""
-
-    def __init__(self, writer: asyncio.StreamWriter) -> None:
-        self.writer = writer
-
-    @property
-    def open(self) -> bool:
-        return not self.writer.is_closing()
-
-
 class PeerLinks:
     def __init__(self, secret: bytes, name: str, host: str, port: int) -> None:
         self.secret = secret
-        self._name = name.encode()
-        self.name = self._name  # what a sender must name as the process it means
+        self.name = name.encode()  # what a sender must name as the process it means
         self._host = host
         self._port = port
         self._server: asyncio.Server | None = None
-        self._outbound: dict[str, _Outbound] = {}
+        self._outbound: dict[str, asyncio.StreamWriter] = {}  # the connection kept to each other process
         self._connecting: dict[str, asyncio.Lock] = {}
         self._on_message: Callable[[bytes], None] = lambda message: None
         self._on_reset: Callable[[str], None] = lambda peer: None
@@ -139,28 +127,28 @@ class PeerLinks:
     async def send(self, peer: str, address: str, message: bytes) -> int:
         """Send ``message`` to ``peer`` listening at ``address`` (``host:port``): 1 when it was written on an open
         connection, 0 when the peer cannot be reached."""
-        outbound = self._outbound.get(peer)
-        if outbound is None or not outbound.open:
-            outbound = await self._connect(peer, address)
-            if outbound is None:
+        writer = self._outbound.get(peer)
+        if writer is None or writer.is_closing():
+            writer = await self._connect(peer, address)
+            if writer is None:
                 return 0
-        writer = outbound.writer
         writer.write(_LENGTH.pack(len(message)) + message)
-        transport = writer.transport
-        if transport.get_write_buffer_size() > 1024 * 1024:
+        if writer.transport.get_write_buffer_size() > 1024 * 1024:
             try:
                 await writer.drain()
             except (ConnectionError, OSError):
-                self._drop(peer, outbound)
+                if self._outbound.get(peer) is writer:
+                    del self._outbound[peer]
+                writer.close()
                 return 0
         return 1
 
-    async def _connect(self, peer: str, address: str) -> _Outbound | None:
+    async def _connect(self, peer: str, address: str) -> asyncio.StreamWriter | None:
         lock = self._connecting.setdefault(peer, asyncio.Lock())
         async with lock:
-            outbound = self._outbound.get(peer)
-            if outbound is not None and outbound.open:
-                return outbound
+            writer = self._outbound.get(peer)
+            if writer is not None and not writer.is_closing():
+                return writer
             host, _, port = address.rpartition(":")
             try:
                 async with asyncio.timeout(_CONNECT_TIMEOUT):
@@ -169,21 +157,16 @@ class PeerLinks:
             except (OSError, ValueError, TimeoutError, asyncio.IncompleteReadError) as error:
                 log.info("no link to %s at %s: %s", peer, address, error)
                 return None
-            proof = _proof(self.secret, challenge, self._name, peer.encode())
-            writer.write(bytes([len(self._name)]) + self._name + proof)
-            outbound = self._outbound[peer] = _Outbound(writer)
-            return outbound
-
-    def _drop(self, peer: str, outbound: _Outbound) -> None:
-        if self._outbound.get(peer) is outbound:
-            del self._outbound[peer]
-        outbound.writer.close()
+            proof = _proof(self.secret, challenge, self.name, peer.encode())
+            writer.write(bytes([len(self.name)]) + self.name + proof)
+            self._outbound[peer] = writer
+            return writer
 
     def forget(self, peer: str) -> None:
         """``peer`` is gone: close the connection to it."""
-        outbound = self._outbound.pop(peer, None)
-        if outbound is not None:
-            outbound.writer.close()
+        writer = self._outbound.pop(peer, None)
+        if writer is not None:
+            writer.close()
         lock = self._connecting.get(peer)
         if lock is not None and not lock.locked():
             del self._connecting[peer]
@@ -193,6 +176,6 @@ class PeerLinks:
             self._server.close()
             with contextlib.suppress(Exception):
                 await self._server.wait_closed()
-        for outbound in self._outbound.values():
-            outbound.writer.close()
+        for writer in self._outbound.values():
+            writer.close()
         self._outbound.clear()

@@ -26,12 +26,10 @@ from server.net.metrics import ServerMetrics
 from server.net.settings import DEFAULT_HOST, DEFAULT_PORT, Settings
 from server.store import DEFAULT_SPEC, open_store
 from server.store.port import EventStore, StoreError
-from server.store.redis import RedisStore
+from server.store.redis import LOOPBACK, RedisStore
 from server.store.redis_bus import RedisBus
 
 log = logging.getLogger(__name__)
-
-LOOPBACK = ("127.0.0.1", "localhost", "::1")
 
 SWITCH_INTERVAL = 0.0001
 """Seconds a busy thread keeps the interpreter lock while another waits for it (Python's default: 0.005)."""
@@ -44,8 +42,9 @@ def agon_server(settings: Settings, store: EventStore, *, close_store: bool = Tr
     bus = None
     if settings.relay and isinstance(store, RedisStore):
         secret = server_secret(settings.data_dir, settings.secret)
-        link = (settings.link_host, settings.link_port, settings.link_advertise)
-        bus = RedisBus(store, secret, host=link[0], port=link[1], advertise=link[2])
+        bus = RedisBus(
+            store, secret, host=settings.link_host, port=settings.link_port, advertise=settings.link_advertise
+        )
     return AgonServer(settings, Backend(store, settings, metrics, close_store=close_store, bus=bus), metrics)
 
 

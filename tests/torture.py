@@ -459,7 +459,7 @@ async def count_loss(tables: list[Table], store_spec: str, killed: float, cut: f
 
 
 async def run_tables(
-    serve: Serve,
+    serve: Serve | Hosts,
     store_spec: str,
     tally: Tally,
     name: str,
@@ -538,37 +538,40 @@ async def crash_loop(store: str, kills: int, tally: Tally, workdir: Path, pause:
             redis.kill()
 
 
-class Hosts(Serve):
+class Hosts:
     """Two processes on one store, each table's connections on both; each kill is of the process hosting the
     tables' contests (it folds them; the other relays its frames), so every kill is a takeover."""
 
     def __init__(self, store: str, workdir: Path) -> None:
-        super().__init__(store, workdir)
-        self.relay = Serve(store, workdir)
-        self.victim: Serve = self
+        self.first, self.second = Serve(store, workdir), Serve(store, workdir)
+        self.victim = self.first
+
+    @property
+    def url(self) -> str:
+        return self.first.url
 
     @property
     def other_url(self) -> str | None:
-        return self.relay.url
+        return self.second.url
 
-    def start(self, timeout: float = 30.0) -> None:
-        if self.victim is self:
-            super().start(timeout)
-        else:
-            self.victim.start(timeout)
+    @property
+    def port(self) -> int:
+        return self.first.port
+
+    def start(self) -> None:
+        """Start the process killed last (at first: both)."""
+        for serve in (self.first, self.second):
+            if serve is self.victim or serve.process is None:
+                serve.start()
 
     def kill(self) -> None:
         """Kill the process hosting the contests, once one does (after a kill the other takes them over when the
         dead one's liveness lapses, about two seconds)."""
         deadline = time.monotonic() + 10
-        while max(Serve.hosted(self), self.relay.hosted()) == 0 and time.monotonic() < deadline:
+        while max(self.first.hosted(), self.second.hosted()) == 0 and time.monotonic() < deadline:
             time.sleep(0.05)
-        first = Serve.hosted(self) >= self.relay.hosted()
-        self.victim = self if first else self.relay
-        if first:
-            super().kill()
-        else:
-            self.relay.kill()
+        self.victim = max((self.first, self.second), key=Serve.hosted)
+        self.victim.kill()
 
 
 async def takeover_loop(kills: int, tally: Tally, workdir: Path, pause: float = 0.6) -> None:
@@ -577,13 +580,12 @@ async def takeover_loop(kills: int, tally: Tally, workdir: Path, pause: float = 
     redis = RedisProcess(workdir, "always")
     redis.start()
     hosts = Hosts(redis.url, workdir)
-    Serve.start(hosts)
-    hosts.relay.start()
+    hosts.start()
     try:
         await run_tables(hosts, redis.url, tally, "takeover", kills, pause, None)
     finally:
-        Serve.kill(hosts)
-        hosts.relay.kill()
+        hosts.first.kill()
+        hosts.second.kill()
         redis.kill()
 
 

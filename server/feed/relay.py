@@ -29,7 +29,7 @@ import contextlib
 import itertools
 import logging
 import time
-from collections.abc import Awaitable, Callable, Iterator, Sequence
+from collections.abc import Callable, Coroutine, Iterator, Sequence
 from typing import Any, Protocol
 
 from protocol import errors
@@ -272,15 +272,11 @@ class ClusterFeed:
         if self._local is not None:
             self._local.detach(follower)
         else:
-            self._relays.spawn(self._post(self._host, Detach(self.contest, self.me, viewer.number)))
+            self._relays.spawn(self._relays.post(self._host, Detach(self.contest, self.me, viewer.number)))
         if self.on_detach is not None:
             self.on_detach(follower)
         if self.idle:
             self._on_idle(self)
-
-    async def _post(self, process: str, message: Attach | Detach | Gone) -> None:
-        with contextlib.suppress(Exception):
-            await self.bus.post(process, encoder.encode(message))
 
     async def reached(self, version: int, timeout: float) -> bool:
         if self._local is not None:
@@ -512,7 +508,7 @@ class ClusterFeed:
         while not self._work.empty():
             message = self._work.get_nowait()
             if isinstance(message, Attach | Run):
-                self._relays.spawn(self._post(message.relay, Gone(self.contest, self.me)))
+                self._relays.spawn(self._relays.post(message.relay, Gone(self.contest, self.me)))
 
     def relay_gone(self, relay: str) -> None:
         """Nobody listens at ``relay`` any more: its followers go."""
@@ -591,10 +587,10 @@ class ClusterFeed:
                 await self.bus.release(self.contest)
                 await self._give_up()
                 for relay in relays:
-                    await self._post(relay, Gone(self.contest, self.me))
+                    await self._relays.post(relay, Gone(self.contest, self.me))
             else:
                 for viewer in self._viewers.values():
-                    await self._post(self._host, Detach(self.contest, self.me, viewer.number))
+                    await self._relays.post(self._host, Detach(self.contest, self.me, viewer.number))
         self._waiters.release()
 
 
@@ -611,11 +607,9 @@ class Relays:
         self._checking: asyncio.Task[None] | None = None
         self._listening: asyncio.Task[None] | None = None
 
-    def spawn(self, work: Awaitable[None]) -> None:
-        async def run() -> None:
-            await work
-
-        task = asyncio.get_running_loop().create_task(run())
+    def spawn(self, work: Coroutine[Any, Any, None]) -> None:
+        """Run ``work`` in the background (cancelled on close)."""
+        task = asyncio.get_running_loop().create_task(work)
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)
 
@@ -647,12 +641,13 @@ class Relays:
             if feed is not None and (feed.hosting or feed.electing):
                 feed.asked(message)  # a feed taking the contest over answers once it hosts it
             elif isinstance(message, Attach | Run):  # not hosted here (any more): the relay looks again
-                self.spawn(self._post(message.relay, Gone(message.contest, self.bus.me)))
+                self.spawn(self.post(message.relay, Gone(message.contest, self.bus.me)))
             return
         if feed is not None:
             feed.received(message)
 
-    async def _post(self, process: str, message: Gone) -> None:
+    async def post(self, process: str, message: Attach | Detach | Gone) -> None:
+        """Send ``message`` to ``process`` if it can be reached (what is lost is asked again: see the module)."""
         with contextlib.suppress(Exception):
             await self.bus.post(process, encoder.encode(message))
 

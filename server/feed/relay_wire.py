@@ -82,8 +82,6 @@ class Gone(msgspec.Struct, tag="gone", frozen=True):
     host: str
 
 
-ToHost = Attach | Detach | Run
-ToRelay = Frames | Gone
 Message = Attach | Detach | Run | Frames | Gone
 
 encoder = msgspec.msgpack.Encoder()

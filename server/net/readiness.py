@@ -17,8 +17,7 @@ from server.net.context import ServerContext
 
 async def readiness(ctx: ServerContext) -> tuple[HTTPStatus, dict[str, Any]]:
     """The status and JSON body of ``/readyz``: each shard named with ``ok`` or what failed (no credentials)."""
-    shards = await ctx.backend.ready(ctx.settings.health_timeout)
-    store_ready = bool(shards) and all(shard.ready for shard in shards)
+    store_ready, shards = await ctx.backend.ready(ctx.settings.health_timeout)
     ready = store_ready and not ctx.draining
     metrics = ctx.metrics
     metrics.ready.set(1.0 if ready else 0.0)

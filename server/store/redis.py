@@ -87,6 +87,9 @@ LISTING = 30.0
 store that stops without unlisting its tails is published to until then. A tail renews its listing after a
 third of that time, at its next wake-up (it wakes at least every poll interval)."""
 
+LOOPBACK = ("127.0.0.1", "localhost", "::1")
+"""The names of this host's loopback interface."""
+
 _NOW_MS = """
 local function now_ms()
   local now = redis.call('TIME')
@@ -467,7 +470,12 @@ class RedisStore(EventStore):
                 await asyncio.sleep(backoff)
                 backoff = min(backoff * 2, self._poll)
             finally:
-                await self._let_go(listeners, pubsub)
+                with contextlib.suppress(Exception):
+                    await pubsub.aclose()  # type: ignore[no-untyped-call]
+                if listeners is not self._listeners:
+                    self._node_listeners.discard(listeners)
+                    with contextlib.suppress(Exception):
+                        await listeners.aclose()
 
     async def _listeners_for(self, contest: str) -> Redis:
         """The connection to listen on: the server, or in a cluster the node now owning the contest's slot
@@ -492,15 +500,6 @@ class RedisStore(EventStore):
         self._node_listeners.add(listeners)  # close() closes it, which ends the tail's wait at once
         return listeners
 
-    async def _let_go(self, listeners: Redis, pubsub: PubSub) -> None:
-        """Close a subscription and the connection ``_listeners_for`` gave it."""
-        with contextlib.suppress(Exception):
-            await pubsub.aclose()  # type: ignore[no-untyped-call]
-        if listeners is not self._listeners:
-            self._node_listeners.discard(listeners)
-            with contextlib.suppress(Exception):
-                await listeners.aclose()
-
     async def _list(self, contest: str, name: str, ms: int) -> None:
         """List ``name`` as listening to ``contest`` for ``ms`` more milliseconds (0: unlist it)."""
         async with self._reachable():
@@ -513,7 +512,7 @@ class RedisStore(EventStore):
             hosts = [str(node.host) for node in cluster_nodes(self._url)[0]]
         else:
             hosts = [urlsplit(self._url).hostname or "localhost"]
-        return all(host in ("127.0.0.1", "localhost", "::1") for host in hosts)
+        return all(host in LOOPBACK for host in hosts)
 
     @property
     def client(self) -> Redis | RedisCluster:

@@ -16,12 +16,11 @@ import logging
 import socket
 import uuid
 from collections.abc import Callable
-from typing import Any
 
 from server.ending import ended
 from server.peer_links import PeerLinks
 from server.store.port import UnavailableError
-from server.store.redis import RedisStore, _key
+from server.store.redis import RedisStore, _bytes, _key
 
 log = logging.getLogger(__name__)
 
@@ -55,10 +54,6 @@ def _proc(name: str, suffix: str) -> str:
     return f"agon:{{proc:{name}}}:{suffix}"
 
 
-def _text(value: Any) -> str:
-    return value.decode() if isinstance(value, bytes) else str(value)
-
-
 class RedisBus:
     def __init__(
         self, store: RedisStore, secret: bytes, *, host: str = "127.0.0.1", port: int = 0, advertise: str = ""
@@ -73,7 +68,7 @@ class RedisBus:
         self._addresses: dict[str, str] = {}  # other processes' link addresses, as last read
         self._claim = store.client.register_script(_CLAIM)
         self._release = store.client.register_script(_RELEASE)
-        self._tasks: list[asyncio.Task[None]] = []
+        self._living: asyncio.Task[None] | None = None  # renews the liveness once listening
         self._lost: list[Callable[[], None]] = []
         self._closed = False
 
@@ -93,7 +88,7 @@ class RedisBus:
             host = socket.gethostbyname(socket.gethostname())
         self._address = f"[{host}]:{port}" if ":" in host else f"{host}:{port}"
         await self._renew()
-        self._tasks.append(asyncio.get_running_loop().create_task(self._live(), name="bus:alive"))
+        self._living = asyncio.get_running_loop().create_task(self._live(), name="bus:alive")
 
     async def _renew(self) -> bool:
         """Say this process is alive, at its link address; whether it had been seen alive until now."""
@@ -118,10 +113,10 @@ class RedisBus:
     async def claim(self, contest: str) -> str:
         key = _key(contest, "host")
         async with self._store.reachable():
-            holder = _text(await self._claim(keys=[key], args=[self._me, ""]))
+            holder = _bytes(await self._claim(keys=[key], args=[self._me, ""])).decode()
         if holder != self._me and not await self.alive(holder):
             async with self._store.reachable():
-                holder = _text(await self._claim(keys=[key], args=[self._me, holder]))
+                holder = _bytes(await self._claim(keys=[key], args=[self._me, holder])).decode()
         return holder
 
     async def release(self, contest: str) -> None:
@@ -137,7 +132,7 @@ class RedisBus:
     async def _address_of(self, process: str) -> str:
         async with self._store.reachable():
             address = await self._store.client.get(_proc(process, "alive"))
-        return "" if address is None else _text(address)
+        return "" if address is None else _bytes(address).decode()
 
     async def post(self, process: str, data: bytes) -> int:
         address = self._addresses.get(process)
@@ -162,8 +157,8 @@ class RedisBus:
         """Stop, and stop being alive at once: the contests this process hosted are taken over without waiting
         for its liveness to expire."""
         self._closed = True
-        for task in self._tasks:
-            await ended(task)
+        if self._living is not None:
+            await ended(self._living)
         await self._links.close()
         if self._address:
             with contextlib.suppress(Exception):

@@ -17,16 +17,16 @@ from protocol.events import Declare
 from protocol.messages import Follow
 from protocol.rulesets import extended as x
 from tests.conftest import RedisClusterServers
-from tests.e2e.conftest import ServerFactory
+from tests.e2e.conftest import ServerFactory, ServerProcess
 from tests.e2e.test_processes import assert_gapless_and_audited
 from tests.e2e.test_proxy import WAIT, until_acked
 from tests.e2e.test_slow_consumer import metric
 from tests.net.duel import ARIA_WINS, ap, duel
 
 
-def fanned_out(server: object) -> float:
+def fanned_out(server: ServerProcess) -> float:
     """How many batches the process built views for (its fan-out histogram's count)."""
-    return metric(server, "agon_fanout_seconds_count")  # type: ignore[arg-type]
+    return metric(server, "agon_fanout_seconds_count")
 
 
 async def test_one_process_folds_a_contest_and_another_takes_it_over_when_it_is_killed(
