@@ -30,8 +30,12 @@ def add_arguments(bench: argparse.ArgumentParser) -> None:
     bench.add_argument("--contests", type=int, default=20, help="table night and peer: contests at once")
     bench.add_argument("--seconds", type=float, default=5.0, help="table night and peer: seconds per run")
     bench.add_argument("--rate", type=float, default=1000.0, help="table night: commands/s of the paced runs")
-    bench.add_argument("--stores", default="sqlite,redis", help="table night: sqlite, redis or both")
-    bench.add_argument("--processes", default="1,2", help="table night: server processes, e.g. 1,2")
+    bench.add_argument(
+        "--stores", default=None, help="table night: sqlite, redis or both (sqlite,redis; with --smoke, sqlite)"
+    )
+    bench.add_argument(
+        "--processes", default=None, help="table night: server processes, e.g. 1,2 (1,2; with --smoke, 1)"
+    )
     bench.add_argument(
         "--spread",
         action="store_true",
@@ -75,6 +79,8 @@ def run(args: argparse.Namespace) -> int:
         else [args.scenario]
     )
     smoke = args.smoke
+    stores = _names(args.stores or ("sqlite" if smoke else "sqlite,redis"))
+    processes = _ints(args.processes or ("1" if smoke else "1,2"))
     rounds = max(1, args.rounds)
     out: list[str] = [f"Machine: {machine()}; {time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}\n"]
     print(out[0], flush=True)
@@ -91,8 +97,8 @@ def run(args: argparse.Namespace) -> int:
                         rounds=rounds,
                         warm_up=0.3 if smoke else min(2.0, args.seconds),
                     ),
-                    "sqlite" if smoke else _names(args.stores)[0],
-                    1 if smoke else _ints(args.processes)[0],
+                    stores[0],
+                    processes[0],
                 )
             ],
             "table-night": lambda: [
@@ -105,8 +111,8 @@ def run(args: argparse.Namespace) -> int:
                         rounds=rounds,
                         spread=args.spread,
                     ),
-                    ["sqlite"] if smoke else _names(args.stores),
-                    [1] if smoke else [int(p) for p in _names(args.processes)],
+                    stores,
+                    processes,
                 )
             ],
             "idle-crowd": lambda: [

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import time
 from dataclasses import dataclass, replace
@@ -55,42 +56,70 @@ async def measure(target: drive.Target, rooms: list[drive.Room], seconds: float,
     )
 
 
-async def _config(
-    work: Path, store: str, processes: int, sizes: Sizes, floor: Proc | None
-) -> tuple[dict[str, list[Figures]], Proc]:
-    """Alternate Agon and the floor, ``rounds`` times each, closed loop then paced."""
-    names = [f"night-{i}" for i in range(sizes.contests)]
-    await create_contests(store, names)
-    servers = [agon_serve(store) for _ in range(processes)]
-    results: dict[str, list[Figures]] = {}
-    try:
-        urls = [f"ws://127.0.0.1:{s.port}/ws" for s in servers]
-        agon = replace(target(urls, names, SECRET, [s.pid for s in servers]), spread=sizes.spread)
-        rooms, tasks = await drive.open_rooms(agon, sizes.contests)
-        try:
+@dataclass(frozen=True)
+class Config:
+    processes: int
+    spread: bool  # each contest's connections over every process, else each contest's on one
+
+    @property
+    def label(self) -> str:
+        return f"{self.processes} {'spread' if self.spread else 'pinned'}" if self.processes > 1 else "1"
+
+
+def configs(processes: list[int], spread: bool) -> list[Config]:
+    """What a run compares: each process count pinned, and with ``spread`` each count above one spread as well
+    (pinned at the same count: what more processes on this machine cost without any relaying)."""
+    out: list[Config] = []
+    for count in processes:
+        out.append(Config(count, False))
+        if spread and count > 1:
+            out.append(Config(count, True))
+    return out
+
+
+async def _configs(
+    work: Path, stores: dict[Config, str], sizes: Sizes, floor: Proc | None
+) -> tuple[dict[Config, dict[str, list[Figures]]], Proc]:
+    """Every configuration at once, each with contests and servers of its own (``stores``: the store of each),
+    measured in turn, round after round, closed loop then paced, each run followed by the floor's: a machine whose
+    speed drifts between runs (a shared one does, by up to 2× in minutes) shifts every configuration alike, so the
+    ratios between them hold."""
+    results: dict[Config, dict[str, list[Figures]]] = {config: {} for config in stores}
+    setups: list[tuple[Config, drive.Target, list[drive.Room]]] = []
+    async with contextlib.AsyncExitStack() as stack:
+        for n, (config, store) in enumerate(stores.items()):
+            names = [f"night-{n}-{i}" for i in range(sizes.contests)]
+            await create_contests(store, names)
+            servers: list[Proc] = []
+            stack.callback(_stop, servers)
+            for _ in range(config.processes):
+                servers.append(agon_serve(store))
+            urls = [f"ws://127.0.0.1:{s.port}/ws" for s in servers]
+            agon = replace(target(urls, names, SECRET, [s.pid for s in servers]), spread=config.spread)
+            rooms, tasks = await drive.open_rooms(agon, sizes.contests)
+            stack.push_async_callback(drive.close_rooms, rooms, tasks)
             await drive.closed_loop(agon, rooms, min(0.5, sizes.seconds))  # warm up (and record the frames)
             await drive.settle(rooms)
-            if floor is None:
-                samples = work / "floor-frames.json"
-                samples.write_text(json.dumps(drive.samples(rooms)))
-                floor = floor_serve(samples)
-            ftarget = floor_target(f"ws://127.0.0.1:{floor.port}/", floor.pid)
-            frooms, ftasks = await drive.open_rooms(ftarget, sizes.contests)
-            try:
-                for _ in range(sizes.rounds):
-                    for mode, rate in (("closed", None), ("paced", sizes.rate)):
-                        results.setdefault(f"agon {mode}", []).append(await measure(agon, rooms, sizes.seconds, rate))
-                        results.setdefault(f"floor {mode}", []).append(
-                            await measure(ftarget, frooms, sizes.seconds, rate)
-                        )
-            finally:
-                await drive.close_rooms(frooms, ftasks)
-        finally:
-            await drive.close_rooms(rooms, tasks)
-    finally:
-        for server in servers:
-            server.stop()
+            setups.append((config, agon, rooms))
+        if floor is None:
+            samples = work / "floor-frames.json"
+            samples.write_text(json.dumps(drive.samples(setups[0][2])))
+            floor = floor_serve(samples)
+        ftarget = floor_target(f"ws://127.0.0.1:{floor.port}/", floor.pid)
+        frooms, ftasks = await drive.open_rooms(ftarget, sizes.contests)
+        stack.push_async_callback(drive.close_rooms, frooms, ftasks)
+        for _ in range(sizes.rounds):
+            for config, agon, rooms in setups:
+                figures = results[config]
+                for mode, rate in (("closed", None), ("paced", sizes.rate)):
+                    figures.setdefault(f"agon {mode}", []).append(await measure(agon, rooms, sizes.seconds, rate))
+                    figures.setdefault(f"floor {mode}", []).append(await measure(ftarget, frooms, sizes.seconds, rate))
     return results, floor
+
+
+def _stop(servers: list[Proc]) -> None:
+    for server in servers:
+        server.stop()
 
 
 def _med(figures: list[Figures], name: str) -> float:
@@ -121,22 +150,23 @@ async def run(work: Path, sizes: Sizes, stores: list[str], processes: list[int])
     floor: Proc | None = None
     try:
         for store_kind in stores:
-            for count in processes:
-                if store_kind == "sqlite":
-                    results, floor = await _config(
-                        work, f"sqlite:{work / f'night-{count}.sqlite3'}", count, sizes, floor
-                    )
-                else:
-                    with redis_server(work / f"redis-{count}") as url:
-                        results, floor = await _config(work, url, count, sizes, floor)
+            compared = configs(processes, sizes.spread)
+            if store_kind == "sqlite":
+                specs = {c: f"sqlite:{work / f'night-{c.processes}-{c.spread:d}.sqlite3'}" for c in compared}
+                measured, floor = await _configs(work, specs, sizes, floor)
+            else:
+                with redis_server(work / "redis") as url:
+                    measured, floor = await _configs(work, dict.fromkeys(compared, url), sizes, floor)
+            for config in compared:
+                results = measured[config]
                 for mode in ("closed", "paced"):
                     a, f = results[f"agon {mode}"], results[f"floor {mode}"]
-                    if count == 1:
+                    if config.processes == 1:
                         one[store_kind, mode] = _med(a, "cpu_ms")
                     alone = one.get((store_kind, mode))
                     table.add(
                         store_kind,
-                        f"{count} spread" if sizes.spread and count > 1 else str(count),
+                        config.label if sizes.spread else str(config.processes),
                         mode,
                         _med(a, "commands_per_s"),
                         _med(f, "commands_per_s"),
@@ -157,9 +187,13 @@ async def run(work: Path, sizes: Sizes, stores: list[str], processes: list[int])
         "CPU: the server processes' user + system time per command. "
         + (
             "Spread: member j of contest i connects to process (i + j) mod N, as a round-robin proxy spreads a "
-            "table's connections; CPU × 1 process compares with the same load on one process."
+            "table's connections; pinned: every connection of contest i to process i mod N, as the proxy's contest "
+            "affinity does (what more processes cost on this machine, relaying nothing). CPU × 1 process compares "
+            "with the same load on one process. Every configuration runs at once, each with contests of its own, "
+            "measured in turn round after round."
             if sizes.spread
-            else "Pinned: every connection of contest i goes to process i mod N, as the proxy's contest affinity does."
+            else "Pinned: every connection of contest i goes to process i mod N, as the proxy's contest affinity does. "
+            "Every configuration runs at once, each with contests of its own, measured in turn round after round."
         )
     )
     return table

@@ -55,3 +55,21 @@ def test_every_scenario_prints_its_table(tmp_path: Path) -> None:
         for row in rows:
             numbers = [cell for cell in row if re.fullmatch(r"[\d,]+(\.\d+)?", cell)]
             assert len(numbers) >= 2, (title, row)  # figures were measured, not left blank
+
+
+def test_the_spread_run_compares_each_count_spread_and_pinned_with_one_process() -> None:
+    spread = ["--stores", "redis", "--processes", "1,2", "--spread"]
+    done = subprocess.run(
+        [sys.executable, "-m", "server.cli", "bench", "table-night", "--smoke", "--rounds", "2", *spread],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert done.returncode == 0, done.stderr[-3000:]
+    rows = _tables(done.stdout)["table night"]
+    assert [(row[1], row[2]) for row in rows] == [
+        (config, mode) for config in ("1", "2 pinned", "2 spread") for mode in ("closed", "paced")
+    ]
+    for row in rows:
+        assert re.fullmatch(r"\d+\.\d+", row[-1]), row  # CPU × 1 process, for every row
+        assert all(re.fullmatch(r"[\d,]+(\.\d+)?", cell) for cell in row[3:]), row  # every figure measured
