@@ -24,7 +24,7 @@ import functools
 import itertools
 import time
 from collections.abc import Awaitable, Callable, Sequence
-from typing import Any
+from typing import Any, NamedTuple
 
 from redis.asyncio import Redis, RedisCluster
 from redis.asyncio.retry import Retry
@@ -122,13 +122,21 @@ async def redis_ready(client: Redis, name: str, writer: str, reachable: Reachabl
     return [await probed(name, write_and_read(client, probe_key("0", writer), writer, reachable), timeout)]
 
 
-async def _direct(host: str, port: int, password: str | None, key: str, writer: str, timeout: float) -> None:
+class Credentials(NamedTuple):
+    """Who a connection to a node logs in as: an ACL user (None: the default user) and its password."""
+
+    username: str | None = None
+    password: str | None = None
+
+
+async def _direct(host: str, port: int, login: Credentials, key: str, writer: str, timeout: float) -> None:
     """Write and read the probe key on one node, on a connection of the probe's own: no retry, no redirection (a
     node that gave up its slots answers MOVED, so it is not ready until the slots are learnt again)."""
     node = Redis(
         host=host,
         port=port,
-        password=password,
+        username=login.username,
+        password=login.password,
         socket_connect_timeout=timeout,
         socket_timeout=timeout,
         retry=Retry(NoBackoff(), 0),
@@ -145,7 +153,7 @@ async def cluster_ready(
     writer: str,
     reachable: Reachable,
     timeout: float,
-    password: str | None = None,
+    login: Credentials,
     relearn: Callable[[], None] = lambda: None,
 ) -> list[Shard]:
     """A Redis Cluster: one shard per primary holding slots, each written and read at once (in parallel) on a
@@ -166,7 +174,7 @@ async def cluster_ready(
 
     def probe(owner: str, slot: int) -> Awaitable[None]:
         host, _, port = owner.rpartition(":")
-        return _direct(host, int(port), password, probe_key(tag_for_slot(slot), writer), writer, timeout)
+        return _direct(host, int(port), login, probe_key(tag_for_slot(slot), writer), writer, timeout)
 
     shards = await asyncio.gather(
         *(probed(owner, probe(owner, slot), timeout) for owner, slot in sorted(owners.items()))

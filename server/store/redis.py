@@ -43,7 +43,7 @@ import logging
 import uuid
 from collections.abc import AsyncIterator, Callable, Iterator, Sequence
 from typing import Any
-from urllib.parse import urlsplit
+from urllib.parse import unquote, urlsplit
 
 from redis.asyncio import Redis, RedisCluster
 from redis.asyncio.client import PubSub
@@ -70,7 +70,7 @@ from server.store.port import (
     UnavailableError,
     is_sibling,
 )
-from server.store.readiness import Shard, cluster_ready, redis_ready
+from server.store.readiness import Credentials, Shard, cluster_ready, redis_ready
 from server.store.redis_line import ScriptLine
 
 log = logging.getLogger(__name__)
@@ -238,17 +238,22 @@ def _record(entry: Any) -> Record:
 CLUSTER_SCHEME = "redis-cluster://"
 
 
-def cluster_nodes(spec: str) -> tuple[list[ClusterNode], str]:
-    """The seed nodes of ``redis-cluster://[USER:PASSWORD@]HOST:PORT[,HOST:PORT...]`` and the password."""
-    rest = spec.removeprefix(CLUSTER_SCHEME).split("/", 1)[0]
-    credentials, _, hosts = rest.rpartition("@")
+def cluster_nodes(spec: str) -> tuple[list[ClusterNode], Credentials]:
+    """The seed nodes of ``redis-cluster://[[USER]:PASSWORD@]HOST:PORT[,HOST:PORT...]`` and whom to log in as: the
+    user and password percent-decoded, as ``redis://`` URLs are (a password with ``@``, ``:`` or ``/`` written
+    ``%40``, ``%3A``, ``%2F``); a lone ``SECRET@`` is a password, as it always was here."""
+    rest = spec.removeprefix(CLUSTER_SCHEME)
+    credentials, _, rest = rest.rpartition("@")
     nodes = []
-    for host in hosts.split(","):
+    for host in rest.split("/", 1)[0].split(","):
         parts = urlsplit(f"//{host}")
         if not parts.hostname:
             raise ValueError(f"{_redacted(spec)}: {host!r} is not HOST:PORT")
         nodes.append(ClusterNode(parts.hostname, parts.port or 6379))
-    return nodes, credentials.rpartition(":")[2]
+    user, colon, password = credentials.partition(":")
+    if not colon:
+        user, password = "", user
+    return nodes, Credentials(unquote(user) or None, unquote(password) or None)
 
 
 def _redacted(url: str) -> str:
@@ -269,13 +274,16 @@ class RedisStore(EventStore):
         self._url = _redacted(url)
         self._poll = poll
         self._cluster: RedisCluster | None = None
-        self._password: str | None = None
+        self._login = Credentials()  # a cluster's: every connection to one of its nodes logs in as it
         self._client: Redis | RedisCluster
         if url.startswith(CLUSTER_SCHEME):
-            nodes, password = cluster_nodes(url)
-            self._password = password or None
+            nodes, self._login = cluster_nodes(url)
             self._cluster = RedisCluster(
-                startup_nodes=nodes, password=self._password, socket_connect_timeout=5, socket_timeout=timeout
+                startup_nodes=nodes,
+                username=self._login.username,
+                password=self._login.password,
+                socket_connect_timeout=5,
+                socket_timeout=timeout,
             )
             self._client = self._cluster
             self._listeners = Redis()  # unused: each tail listens on the node owning its contest's slot
@@ -493,7 +501,8 @@ class RedisStore(EventStore):
         listeners = Redis(
             host=str(node.host),
             port=int(node.port),
-            password=self._password,
+            username=self._login.username,
+            password=self._login.password,
             socket_connect_timeout=5,
             retry=Retry(NoBackoff(), 0),
         )
@@ -616,7 +625,7 @@ class RedisStore(EventStore):
             async with self._reachable():
                 primaries = self._cluster.get_primaries()
             servers = [
-                (f"{node.host}:{node.port}", Redis(host=str(node.host), port=int(node.port), password=self._password))
+                (f"{node.host}:{node.port}", Redis(host=str(node.host), port=int(node.port), **self._login._asdict()))
                 for node in primaries
             ]
         warnings: list[str] = []
@@ -651,7 +660,7 @@ class RedisStore(EventStore):
             return [Shard(self._url, "store is closed")]
         if self._cluster is not None:
             return await cluster_ready(
-                self._cluster, "cluster", self._name, self._reachable, timeout, self._password, self._relearn
+                self._cluster, "cluster", self._name, self._reachable, timeout, self._login, self._relearn
             )
         return await redis_ready(self._client, self.shard(""), self._name, self._reachable, timeout)  # type: ignore[arg-type]
 
