@@ -82,10 +82,10 @@ class Settings:
             origins=tuple(o.strip() for o in origins.split(",") if o.strip()) if origins else None,
             hosts=tuple(h.strip().lower() for h in hosts.split(",") if h.strip()) if hosts else None,
             trusted_proxies=trusted_networks(env.get("AGON_TRUSTED_PROXIES")),
-            rate=_number(env, "AGON_RATE", float, cls.rate),
-            burst=_number(env, "AGON_BURST", float, cls.burst),
-            send_queue=_number(env, "AGON_SEND_QUEUE", int, cls.send_queue),
-            max_connections_address=_number(env, "AGON_MAX_CONNECTIONS_PER_ADDRESS", int, cls.max_connections_address),
+            rate=_positive(env, "AGON_RATE", cls.rate),
+            burst=_positive(env, "AGON_BURST", cls.burst, least=1.0),
+            send_queue=_whole(env, "AGON_SEND_QUEUE", cls.send_queue, least=1),
+            max_connections_address=_whole(env, "AGON_MAX_CONNECTIONS_PER_ADDRESS", cls.max_connections_address),
             create_rate_address=_positive(env, "AGON_CREATE_RATE", cls.create_rate_address),
             create_burst_address=_positive(env, "AGON_CREATE_BURST", cls.create_burst_address, least=1.0),
             create_rate=_positive(env, "AGON_CREATE_RATE_CONNECTION", cls.create_rate),
@@ -133,6 +133,14 @@ def _positive(env: Mapping[str, str], name: str, default: float, least: float = 
     if not math.isfinite(value) or value <= 0 or value < least:
         bound = f"a number of at least {least:g}" if least > 0 else "a positive number"
         raise SettingError(f"{name}={env[name].strip()!r} is not {bound}")
+    return value
+
+
+def _whole(env: Mapping[str, str], name: str, default: int, least: int = 0) -> int:
+    """The setting ``name`` as a whole number of at least ``least``."""
+    value = _number(env, name, int, default)
+    if value < least:
+        raise SettingError(f"{name}={env[name].strip()!r} is not a whole number of at least {least}")
     return value
 
 

@@ -65,3 +65,19 @@ def test_a_bad_create_setting_stops_the_start_with_one_line(tmp_path: Path, name
     started = agon("serve", "--create", "--port", "0", cwd=tmp_path, data=tmp_path / "data", **{name: value})
     one_line_failure(started, f"{name}={value!r}", said)
     assert not (tmp_path / "data" / "agon.sqlite3").exists()
+
+
+@pytest.mark.parametrize(
+    ("name", "value", "said"),
+    [
+        ("AGON_RATE", "0", "is not a positive number"),  # would refuse every frame after the first burst
+        ("AGON_BURST", "0", "is not a number of at least 1"),  # would refuse every frame
+        ("AGON_SEND_QUEUE", "0", "is not a whole number of at least 1"),  # would drop every client at once
+        ("AGON_MAX_CONNECTIONS_PER_ADDRESS", "-1", "is not a whole number of at least 0"),  # 0: no cap
+    ],
+)
+def test_a_frame_limit_that_would_refuse_everyone_stops_the_start_with_one_line(
+    tmp_path: Path, name: str, value: str, said: str
+) -> None:
+    started = agon("serve", "--create", "--port", "0", cwd=tmp_path, data=tmp_path / "data", **{name: value})
+    one_line_failure(started, f"{name}={value!r}", said)
