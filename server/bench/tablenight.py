@@ -189,11 +189,11 @@ async def run(work: Path, sizes: Sizes, stores: list[str], processes: list[int])
             "Spread: member j of contest i connects to process (i + j) mod N, as a round-robin proxy spreads a "
             "table's connections; pinned: every connection of contest i to process i mod N, as the proxy's contest "
             "affinity does (what more processes cost on this machine, relaying nothing). CPU × 1 process compares "
-            "with the same load on one process. Every configuration runs at once, each with contests of its own, "
+            "with the same load on one process. A store's configurations run at once, each with contests of its own, "
             "measured in turn round after round."
             if sizes.spread
             else "Pinned: every connection of contest i goes to process i mod N, as the proxy's contest affinity does. "
-            "Every configuration runs at once, each with contests of its own, measured in turn round after round."
+            "A store's configurations run at once, each with contests of its own, measured in turn round after round."
         )
     )
     return table
