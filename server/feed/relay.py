@@ -77,7 +77,7 @@ class RelayMetrics(Protocol):
 
 
 class _Unheard(Exception):
-    """Nobody listens at the host's inbox."""
+    """The host cannot be reached: no live process listens at its link address."""
 
 
 class _HostChanged(_Unheard):
@@ -378,8 +378,7 @@ class ClusterFeed:
             log.info("contest %s: viewer not attached again: %s", self.contest, error)
             return
         if answer.code and self._viewers.get(follower) is viewer:
-            follower.send(encode(Error(code=answer.code, message=answer.message, contest=self.contest)))
-            self.detach(follower)
+            self._turn_out(follower, answer.code, answer.message)
 
     async def _host_it(self) -> None:
         local = self._make_local(lambda _: self._local_idle())
@@ -399,8 +398,12 @@ class ClusterFeed:
             try:
                 await local.attach(follower, viewer.actor, viewer.role, after, viewer.generation)
             except Refused as refused:
-                follower.send(encode(Error(code=refused.code, message=refused.message, contest=self.contest)))
-                self.detach(follower)
+                self._turn_out(follower, refused.code, refused.message)
+
+    def _turn_out(self, follower: Follower, code: str, message: str) -> None:
+        """A viewer the (new) host refused: told why, and detached."""
+        follower.send(encode(Error(code=code, message=message, contest=self.contest)))
+        self.detach(follower)
 
     async def _give_up(self) -> None:
         """Stop hosting (the lease is another's): remote followers go, this process's viewers stay (to be
