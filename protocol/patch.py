@@ -137,8 +137,13 @@ def diff(old: Json, new: Json) -> list[Op]:
     return ops
 
 
-Shared = dict[tuple[int, int, str, str], list[Op]]
-"""Ops worked out for a member of one view, for other views holding the same two objects there."""
+class Shared:
+    """The ops worked out for the members of views diffed together, for the other views holding the same two
+    values at the same place: looked up by the identity of the two objects, then by their values."""
+
+    def __init__(self) -> None:
+        self.by_id: dict[tuple[int, int, str, str], list[Op]] = {}
+        self.by_place: dict[tuple[str, str], list[tuple[Any, Any, list[Op]]]] = {}
 
 
 def diff_views(old: msgspec.Struct, new: msgspec.Struct, shared: Shared | None = None) -> list[Op]:
@@ -150,10 +155,11 @@ def diff_views(old: msgspec.Struct, new: msgspec.Struct, shared: Shared | None =
     equality does not (``True`` and ``1``; ``0.0`` and ``-0.0``) never stand in one member of two views; a
     struct with ``omit_defaults``, or two of different types, is diffed as documents.
 
-    ``shared``: the ops already worked out for members of other views, by the identity of their two objects
-    (the views of several sights share the members every sight sees alike), and where this diff adds its own.
-    A struct's members, and the members of a struct held in one of them, are looked up there; the caller
-    keeps every view diffed with one ``shared`` alive while it uses it (identities are not reused)."""
+    ``shared``: the ops already worked out for members of other views (the views of several sights share the
+    members every sight sees alike, and hold equal values where sights see alike), and where this diff adds its
+    own. A struct's members, and the members of a struct held in one of them, are looked up there by the
+    identity of their two objects, then by their values; the caller keeps every view diffed with one ``shared``
+    alive while it uses it (identities are not reused)."""
     ops: list[Op] = []
     _struct_changed(old, new, "", ops, shared)
     return ops
@@ -190,12 +196,26 @@ def _struct_changed(
                 _value_changed(a, b, f"{path}/{escape(name)}", ops)
             continue
         key = (id(a), id(b), path, attribute)
-        found = shared.get(key)
+        found = shared.by_id.get(key)
         if found is None:
-            found = shared[key] = []
-            if not _alike(a, b):
-                _value_changed(a, b, f"{path}/{escape(name)}", found, shared)
+            found = shared.by_id[key] = _shared_ops(a, b, path, name, attribute, shared)
         ops.extend(found)
+
+
+def _shared_ops(a: Any, b: Any, path: str, name: str, attribute: str, shared: Shared) -> list[Op]:
+    """The ops for member ``attribute`` changing from ``a`` to ``b``: those of an equal pair of values another view
+    held there, else worked out (and kept for the views after)."""
+    pairs = shared.by_place.get((path, attribute))
+    if pairs is None:
+        pairs = shared.by_place[path, attribute] = []
+    for before, after, found in pairs:
+        if _alike(a, before) and _alike(b, after):
+            return found
+    ops: list[Op] = []
+    if not _alike(a, b):
+        _value_changed(a, b, f"{path}/{escape(name)}", ops, shared)
+    pairs.append((a, b, ops))
+    return ops
 
 
 def _alike(a: Any, b: Any) -> bool:

@@ -90,7 +90,7 @@ class SightViews:
         encoded: dict[Sight, bytes] = {}
         docs: dict[Sight, dict[str, Json]] = {}
         patches: dict[tuple[bytes, bytes], SightPatch] = {}  # who sees the same shares a patch
-        members: Shared = {}  # and what sights see alike is diffed once
+        members = Shared()  # and what sights see alike is diffed once
         changes: dict[Sight, SightPatch] = {}
         kept = [self._views.get(key) or contest_view(rules, previous, viewers[key]) for key in sights]
         followed = followed_views(rules, previous, state, batch, seen, kept)

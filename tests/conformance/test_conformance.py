@@ -430,7 +430,7 @@ def machine(rules: Ruleset[Any], strategy: Strategy) -> type[RuleBasedStateMachi
             together = contest_views(rules, self.d.contest, seen)
             alone = [contest_view(rules, self.d.contest, viewer) for viewer in seen]
             assert together == alone, "the views built together are not each viewer's view built alone"
-            members: Shared = {}
+            members = Shared()
             for (actor, viewer), view in zip(self.viewers(), together, strict=True):
                 old, new = self.docs[actor.principal], to_builtins(view)  # the view's document (``view_doc``)
                 self._check_view(viewer, new)

@@ -576,6 +576,25 @@ def test_diffing_two_messages_writes_the_ops_of_diffing_their_documents(old: Boa
     assert jp.apply(before, ops) == after
 
 
+def _copy(board: Board) -> Board:
+    """An equal board made of objects of its own."""
+    return msgspec.json.decode(msgspec.json.encode(board), type=Board)
+
+
+@settings(max_examples=200)
+@given(st.lists(st.tuples(boards, boards), min_size=1, max_size=3), boards)
+def test_views_diffed_together_each_get_their_own_ops(pairs: list[tuple[Board, Board]], other: Board) -> None:
+    """Several sights' views diffed with one ``Shared`` (as the feeds do): a view holding the same objects as
+    another, or equal values, or an equal old value and a different new one, gets the ops of its own two
+    documents."""
+    together = [*pairs, *((old, new) for old, new in pairs), *((_copy(old), _copy(new)) for old, new in pairs)]
+    together += [(_copy(old), other) for old, _ in pairs] + [(other, _copy(new)) for _, new in pairs]
+    shared = jp.Shared()
+    for old, new in together:
+        before, after = msgspec.to_builtins(old, order="sorted"), msgspec.to_builtins(new, order="sorted")
+        assert jp.diff_views(old, new, shared) == jp.diff(before, after)
+
+
 def test_a_message_diff_reads_only_what_changed() -> None:
     """An unchanged member is never made a document (here: one that cannot be)."""
 
