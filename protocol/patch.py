@@ -202,9 +202,14 @@ def _struct_changed(
         ops.extend(found)
 
 
+_PAIRS = 8
+"""How many pairs of values a member's lookup by value compares with at most (a contest of 64 sights, each holding
+its own value, would otherwise compare each with all the others)."""
+
+
 def _shared_ops(a: Any, b: Any, path: str, name: str, attribute: str, shared: Shared) -> list[Op]:
     """The ops for member ``attribute`` changing from ``a`` to ``b``: those of an equal pair of values another view
-    held there, else worked out (and kept for the views after)."""
+    held there, else worked out (and kept for the views after, the first ``_PAIRS`` of them)."""
     pairs = shared.by_place.get((path, attribute))
     if pairs is None:
         pairs = shared.by_place[path, attribute] = []
@@ -214,7 +219,8 @@ def _shared_ops(a: Any, b: Any, path: str, name: str, attribute: str, shared: Sh
     ops: list[Op] = []
     if not _alike(a, b):
         _value_changed(a, b, f"{path}/{escape(name)}", ops, shared)
-    pairs.append((a, b, ops))
+    if len(pairs) < _PAIRS:
+        pairs.append((a, b, ops))
     return ops
 
 
