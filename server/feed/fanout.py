@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
-from typing import Any, Protocol
+from typing import Any, Protocol, cast
 
 import msgspec
 
@@ -19,7 +19,7 @@ from protocol.common import Actor, Seat
 from protocol.errors import Refused
 from protocol.events import Command, Envelope
 from protocol.messages import CATCH_UP, EARLIER, Error, Notice, NoticeLine, Patch, TokenRole, Welcome
-from protocol.patch import diff, view_hash
+from protocol.patch import Op, diff, view_hash
 from server.engine.contest import Contest
 from server.engine.names import Naming, naming
 from server.engine.ruleset import Viewer
@@ -142,7 +142,8 @@ class ContestFeed(ContestTail):
                             contest=self.contest,
                             from_=previous.version,
                             to=state.version,
-                            ops=change.ops,
+                            # The ops as the ring keeps them, encoded once for the sight: written in as they are.
+                            ops=cast("list[Op]", msgspec.Raw(change.ring[0])),
                             view_hash=change.ring[1],
                             notices=list(lines),
                         )
