@@ -17,7 +17,7 @@ from typing import Any
 from protocol.codec import canonical, document, encode, to_builtins
 from protocol.events import Envelope
 from protocol.messages import Json
-from protocol.patch import Op, Shared, diff_views, view_hash_of
+from protocol.patch import Shared, diff_views, view_hash_of
 from protocol.views import ContestView
 from server.engine.contest import Contest
 from server.engine.follow import followed_views
@@ -34,12 +34,12 @@ def view_doc(ruleset: Ruleset[Any], contest: Contest[Any], viewer: Viewer) -> di
 
 @dataclass(frozen=True, slots=True)
 class SightPatch:
-    """One sight's change in a batch: its view's bytes before and after, the ops between them, and the ring's
-    entry (the ops encoded, the new view's hash). Sights that see the same share one."""
+    """One sight's change in a batch: its view's bytes before and after, and the ring's entry (the ops between
+    them, encoded, which the patch frames carry as they are; the new view's hash). Sights that see the same share
+    one."""
 
     old: bytes
     new: bytes
-    ops: list[Op]
     ring: Ring
 
 
@@ -106,7 +106,7 @@ class SightViews:
                 if ops is None:
                     ops = diff_views(old, view, members)
                 shared = patches[old_bytes, new_bytes] = SightPatch(
-                    old_bytes, new_bytes, ops, (encode(ops), view_hash_of(new_bytes))
+                    old_bytes, new_bytes, (encode(ops), view_hash_of(new_bytes))
                 )
             changes[key] = shared
             encoded[key] = new_bytes
