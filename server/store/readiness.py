@@ -128,19 +128,15 @@ class Credentials(NamedTuple):
     username: str | None = None
     password: str | None = None
 
+    def node(self, host: str, port: int, **options: Any) -> Redis:
+        """A connection of its own to one node of a cluster, logged in as this user."""
+        return Redis(host=host, port=port, username=self.username, password=self.password, **options)
+
 
 async def _direct(host: str, port: int, login: Credentials, key: str, writer: str, timeout: float) -> None:
     """Write and read the probe key on one node, on a connection of the probe's own: no retry, no redirection (a
     node that gave up its slots answers MOVED, so it is not ready until the slots are learnt again)."""
-    node = Redis(
-        host=host,
-        port=port,
-        username=login.username,
-        password=login.password,
-        socket_connect_timeout=timeout,
-        socket_timeout=timeout,
-        retry=Retry(NoBackoff(), 0),
-    )
+    node = login.node(host, port, socket_connect_timeout=timeout, socket_timeout=timeout, retry=Retry(NoBackoff(), 0))
     try:
         await _set_and_get(node, key, writer)
     finally:

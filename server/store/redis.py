@@ -498,13 +498,8 @@ class RedisStore(EventStore):
             node = None
         if node is None:
             raise UnavailableError(f"redis {self._url}: no node serves the slot of {contest}")
-        listeners = Redis(
-            host=str(node.host),
-            port=int(node.port),
-            username=self._login.username,
-            password=self._login.password,
-            socket_connect_timeout=5,
-            retry=Retry(NoBackoff(), 0),
+        listeners = self._login.node(
+            str(node.host), int(node.port), socket_connect_timeout=5, retry=Retry(NoBackoff(), 0)
         )
         self._node_listeners.add(listeners)  # close() closes it, which ends the tail's wait at once
         return listeners
@@ -625,8 +620,7 @@ class RedisStore(EventStore):
             async with self._reachable():
                 primaries = self._cluster.get_primaries()
             servers = [
-                (f"{node.host}:{node.port}", Redis(host=str(node.host), port=int(node.port), **self._login._asdict()))
-                for node in primaries
+                (f"{node.host}:{node.port}", self._login.node(str(node.host), int(node.port))) for node in primaries
             ]
         warnings: list[str] = []
         try:
