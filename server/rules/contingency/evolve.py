@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
-from typing import assert_never
+from collections.abc import Callable, Iterable, Mapping
+from typing import Any
 
 import msgspec
 
@@ -17,99 +17,128 @@ replace = msgspec.structs.replace
 
 
 def evolve(state: ContingencyState, event: c.Event | Revealed) -> ContingencyState:
-    match event:
-        case Revealed():
-            return _revealed(state, event)
-        case (
-            c.ZoneAdded()
-            | c.ZoneRemoved()
-            | c.ZoneSplit()
-            | c.ZonesMerged()
-            | c.TraitAdded()
-            | c.TraitRemoved()
-            | c.ModifierSet()
-            | c.Connected()
-            | c.Disconnected()
-            | c.BarrierSet()
-        ):
-            return _settle(_landscape(state, event))
-        case c.CharacterAdded():
-            return _with_fighter(state, enlist(event.character, player=False))
-        case c.CharacterRemoved():
-            fighters = {k: f for k, f in state.fighters.items() if k != event.character}
-            rolling = state.rolling if state.rolling is None or state.rolling.character != event.character else None
-            return _settle(replace(state, fighters=fighters, rolling=rolling))
-        case c.Placed():
-            fighter = state.fighters[event.character]
-            return _settle(_with_fighter(state, replace(fighter, zone=event.zone)))
-        case c.Engaged():
-            return replace(state, engagements=sorted({*state.engagements, z.pair(event.a, event.b)}))
-        case c.Disengaged():
-            gone = z.pair(event.a, event.b)
-            return replace(state, engagements=[e for e in state.engagements if e != gone])
-        case c.RoundStarted():
-            fighters = {k: _fresh(f) for k, f in state.fighters.items()}
-            return replace(
-                state,
-                round=event.round,
-                phase="scene",
-                fighters=fighters,
-                actions={},
-                order=[],
-                rolling=None,
-                last=None,
-                last_sides=[],
-                environmental=[],
-            )
-        case c.SceneSet():
-            return replace(state, scene=event.text, foreshadow=event.foreshadow)
-        case c.IntentOpened():
-            return replace(state, phase="intent")
-        case c.OrderSet():
-            return replace(state, order=list(event.order))
-        case c.TargetSet():
-            return _with_action(state, replace(state.actions[event.action], target=event.target))
-        case c.DifficultySet():
-            return _with_action(state, replace(state.actions[event.action], difficulty=event.difficulty))
-        case c.StepTaken():
-            return _stepped(state, event)
-        case c.ActionRolled():
-            return _rolled(state, event)
-        case c.ActionResolved():
-            return _resolved(state, event)
-        case c.ActionSkipped():
-            return _with_action(state, replace(state.actions[event.action], status="skipped"))
-        case c.ChangeAsked():
-            return _with_action(state, replace(state.actions[event.action], asked=event.to))
-        case c.ChangeRuled():
-            planned = state.actions[event.action]
-            if event.allow and planned.asked is not None:
-                planned = replace(
-                    planned,
-                    name=planned.asked,
-                    type=state.catalogue[planned.asked].type,
-                    change_penalty=planned.change_penalty + event.penalty,
-                )
-            return _with_action(state, replace(planned, asked=None))
-        case c.Moved():
-            fighter = state.fighters[event.character]
-            moved = replace(fighter, zone=event.path[-1], mp=(fighter.mp or 0) - event.cost)
-            return _settle(_with_fighter(state, moved))
-        case c.OmenTaken():
-            fighter = state.fighters[event.character]
-            granted = [*fighter.granted, event.grants] if event.grants is not None else fighter.granted
-            taken = replace(
-                fighter, omens=fighter.omens - 1, omens_taken=[*fighter.omens_taken, event.omen], granted=granted
-            )
-            return _with_fighter(state, taken)
-        case c.PhaseChanged():
-            return replace(state, phase=event.phase)
-        case c.EnvironmentalActed():
-            return replace(state, environmental=[*state.environmental, event.text])
-        case c.RoundEnded():
-            return state
-        case _:
-            assert_never(event)
+    return BY_EVENT[type(event)](state, event)
+
+
+def _landscape_changed(
+    state: ContingencyState,
+    event: c.ZoneAdded
+    | c.ZoneRemoved
+    | c.ZoneSplit
+    | c.ZonesMerged
+    | c.TraitAdded
+    | c.TraitRemoved
+    | c.ModifierSet
+    | c.Connected
+    | c.Disconnected
+    | c.BarrierSet,
+) -> ContingencyState:
+    return _settle(_landscape(state, event))
+
+
+def _character_added(state: ContingencyState, event: c.CharacterAdded) -> ContingencyState:
+    return _with_fighter(state, enlist(event.character, player=False))
+
+
+def _character_removed(state: ContingencyState, event: c.CharacterRemoved) -> ContingencyState:
+    fighters = {k: f for k, f in state.fighters.items() if k != event.character}
+    rolling = state.rolling if state.rolling is None or state.rolling.character != event.character else None
+    return _settle(replace(state, fighters=fighters, rolling=rolling))
+
+
+def _character_placed(state: ContingencyState, event: c.Placed) -> ContingencyState:
+    fighter = state.fighters[event.character]
+    return _settle(_with_fighter(state, replace(fighter, zone=event.zone)))
+
+
+def _engaged(state: ContingencyState, event: c.Engaged) -> ContingencyState:
+    return replace(state, engagements=sorted({*state.engagements, z.pair(event.a, event.b)}))
+
+
+def _disengaged(state: ContingencyState, event: c.Disengaged) -> ContingencyState:
+    gone = z.pair(event.a, event.b)
+    return replace(state, engagements=[e for e in state.engagements if e != gone])
+
+
+def _round_started(state: ContingencyState, event: c.RoundStarted) -> ContingencyState:
+    fighters = {k: _fresh(f) for k, f in state.fighters.items()}
+    return replace(
+        state,
+        round=event.round,
+        phase="scene",
+        fighters=fighters,
+        actions={},
+        order=[],
+        rolling=None,
+        last=None,
+        last_sides=[],
+        environmental=[],
+    )
+
+
+def _scene_set(state: ContingencyState, event: c.SceneSet) -> ContingencyState:
+    return replace(state, scene=event.text, foreshadow=event.foreshadow)
+
+
+def _intent_opened(state: ContingencyState, event: c.IntentOpened) -> ContingencyState:
+    return replace(state, phase="intent")
+
+
+def _order_set(state: ContingencyState, event: c.OrderSet) -> ContingencyState:
+    return replace(state, order=list(event.order))
+
+
+def _target_set(state: ContingencyState, event: c.TargetSet) -> ContingencyState:
+    return _with_action(state, replace(state.actions[event.action], target=event.target))
+
+
+def _difficulty_set(state: ContingencyState, event: c.DifficultySet) -> ContingencyState:
+    return _with_action(state, replace(state.actions[event.action], difficulty=event.difficulty))
+
+
+def _action_skipped(state: ContingencyState, event: c.ActionSkipped) -> ContingencyState:
+    return _with_action(state, replace(state.actions[event.action], status="skipped"))
+
+
+def _change_asked(state: ContingencyState, event: c.ChangeAsked) -> ContingencyState:
+    return _with_action(state, replace(state.actions[event.action], asked=event.to))
+
+
+def _change_ruled(state: ContingencyState, event: c.ChangeRuled) -> ContingencyState:
+    planned = state.actions[event.action]
+    if event.allow and planned.asked is not None:
+        planned = replace(
+            planned,
+            name=planned.asked,
+            type=state.catalogue[planned.asked].type,
+            change_penalty=planned.change_penalty + event.penalty,
+        )
+    return _with_action(state, replace(planned, asked=None))
+
+
+def _moved(state: ContingencyState, event: c.Moved) -> ContingencyState:
+    fighter = state.fighters[event.character]
+    moved = replace(fighter, zone=event.path[-1], mp=(fighter.mp or 0) - event.cost)
+    return _settle(_with_fighter(state, moved))
+
+
+def _omen_taken(state: ContingencyState, event: c.OmenTaken) -> ContingencyState:
+    fighter = state.fighters[event.character]
+    granted = [*fighter.granted, event.grants] if event.grants is not None else fighter.granted
+    taken = replace(fighter, omens=fighter.omens - 1, omens_taken=[*fighter.omens_taken, event.omen], granted=granted)
+    return _with_fighter(state, taken)
+
+
+def _phase_changed(state: ContingencyState, event: c.PhaseChanged) -> ContingencyState:
+    return replace(state, phase=event.phase)
+
+
+def _environmental_acted(state: ContingencyState, event: c.EnvironmentalActed) -> ContingencyState:
+    return replace(state, environmental=[*state.environmental, event.text])
+
+
+def _round_ended(state: ContingencyState, event: c.RoundEnded) -> ContingencyState:
+    return state
 
 
 def _fresh(fighter: Fighter) -> Fighter:
@@ -286,3 +315,41 @@ def _resolved(state: ContingencyState, event: c.ActionResolved) -> ContingencySt
     rolling = state.rolling
     sides = list(rolling.sides) if rolling is not None and rolling.action == event.action else []
     return replace(_with_action(_with_fighter(state, fighter), planned), rolling=None, last=event, last_sides=sides)
+
+
+# Each event's own class picks its fold: a failed class pattern costs ~1000 instructions (events are final classes).
+BY_EVENT: dict[type, Callable[[ContingencyState, Any], ContingencyState]] = {
+    Revealed: _revealed,
+    c.ZoneAdded: _landscape_changed,
+    c.ZoneRemoved: _landscape_changed,
+    c.ZoneSplit: _landscape_changed,
+    c.ZonesMerged: _landscape_changed,
+    c.TraitAdded: _landscape_changed,
+    c.TraitRemoved: _landscape_changed,
+    c.ModifierSet: _landscape_changed,
+    c.Connected: _landscape_changed,
+    c.Disconnected: _landscape_changed,
+    c.BarrierSet: _landscape_changed,
+    c.CharacterAdded: _character_added,
+    c.CharacterRemoved: _character_removed,
+    c.Placed: _character_placed,
+    c.Engaged: _engaged,
+    c.Disengaged: _disengaged,
+    c.RoundStarted: _round_started,
+    c.SceneSet: _scene_set,
+    c.IntentOpened: _intent_opened,
+    c.OrderSet: _order_set,
+    c.TargetSet: _target_set,
+    c.DifficultySet: _difficulty_set,
+    c.StepTaken: _stepped,
+    c.ActionRolled: _rolled,
+    c.ActionResolved: _resolved,
+    c.ActionSkipped: _action_skipped,
+    c.ChangeAsked: _change_asked,
+    c.ChangeRuled: _change_ruled,
+    c.Moved: _moved,
+    c.OmenTaken: _omen_taken,
+    c.PhaseChanged: _phase_changed,
+    c.EnvironmentalActed: _environmental_acted,
+    c.RoundEnded: _round_ended,
+}

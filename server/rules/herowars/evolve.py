@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from typing import assert_never
+from collections.abc import Callable
+from typing import Any
 
 import msgspec
 
@@ -20,70 +21,106 @@ replace = msgspec.structs.replace
 
 
 def evolve(state: HerowarsState, event: h.Event | Revealed) -> HerowarsState:
-    return chart_after(state, _evolve(state, event), applied=isinstance(event, h.ExchangeApplied))
+    return chart_after(state, _evolve(state, event), applied=type(event) is h.ExchangeApplied)
 
 
 def _evolve(state: HerowarsState, event: h.Event | Revealed) -> HerowarsState:
-    match event:
-        case h.RoundStarted():
-            return replace(
-                state, round=event.round, phase="declaring", order=list(event.order), turn=0, intents={}, exchange=None
-            )
-        case Revealed():
-            intents = {p: h.Intent() for p in state.order}
-            intents.update({e.participant: e.payload for e in event.entries if isinstance(e.payload, h.Intent)})
-            return replace(state, intents=intents, phase="ready", turn=0)
-        case h.OrderSet():
-            return replace(state, order=list(event.order))
-        case h.ExchangeRolled():
-            rolled = Rolled(
-                number=event.exchange,
-                actor=event.actor,
-                defender=event.defender,
-                bid=event.bid,
-                actor_face=event.actor_face,
-                defender_face=event.defender_face,
-                actor_level=event.actor_level,
-                defender_level=event.defender_level,
-                both_masteries=event.both_masteries,
-                eligible=[],
-            )
-            return replace(state, phase="rolled", exchange=with_waiting(state, rolled))
-        case h.HeroPointSpent():
-            return _hero_point(state, event.contestant, event.level)
-        case h.HeroPointPassed():
-            return _hero_point(state, event.contestant, None)
-        case h.ExchangeTied():
-            return replace(state, phase="tied")
-        case h.ExchangeApplied():
-            fighters = dict(state.fighters)
-            for contestant, lost in event.lost.items():
-                fighters[contestant] = _moved(fighters[contestant], -lost)
-            if event.winner is not None and event.gained:
-                fighters[event.winner] = _moved(fighters[event.winner], event.gained)
-            return replace(
-                state,
-                fighters=fighters,
-                phase="ready",
-                turn=state.turn + 1,
-                exchange=None,
-                exchanges=event.exchange,
-                last=event,
-                last_roll=_last_roll(state, event),
-            )
-        case h.ApAdjusted():
-            fighter = _moved(state.fighters[event.contestant], event.delta)
-            return replace(state, fighters={**state.fighters, event.contestant: fighter})
-        case h.ContestDecided():
-            # a rolled (or tied) exchange the decision cut short is void: resumed, its actor rolls again
-            resume = state.resume_phase if state.phase == "decided" else state.phase
-            if resume in ("rolled", "tied"):
-                resume = "ready"
-            return replace(state, phase="decided", outcome=event, exchange=None, resume_phase=resume)
-        case h.ContestResumed():
-            return replace(state, outcome=None, phase=state.resume_phase or "ready", resume_phase=None)
-        case _:
-            assert_never(event)
+    return BY_EVENT[type(event)](state, event)
+
+
+def _round_started(state: HerowarsState, event: h.RoundStarted) -> HerowarsState:
+    return replace(
+        state, round=event.round, phase="declaring", order=list(event.order), turn=0, intents={}, exchange=None
+    )
+
+
+def _revealed(state: HerowarsState, event: Revealed) -> HerowarsState:
+    intents = {p: h.Intent() for p in state.order}
+    intents.update({e.participant: e.payload for e in event.entries if isinstance(e.payload, h.Intent)})
+    return replace(state, intents=intents, phase="ready", turn=0)
+
+
+def _order_set(state: HerowarsState, event: h.OrderSet) -> HerowarsState:
+    return replace(state, order=list(event.order))
+
+
+def _exchange_rolled(state: HerowarsState, event: h.ExchangeRolled) -> HerowarsState:
+    rolled = Rolled(
+        number=event.exchange,
+        actor=event.actor,
+        defender=event.defender,
+        bid=event.bid,
+        actor_face=event.actor_face,
+        defender_face=event.defender_face,
+        actor_level=event.actor_level,
+        defender_level=event.defender_level,
+        both_masteries=event.both_masteries,
+        eligible=[],
+    )
+    return replace(state, phase="rolled", exchange=with_waiting(state, rolled))
+
+
+def _hero_point_spent(state: HerowarsState, event: h.HeroPointSpent) -> HerowarsState:
+    return _hero_point(state, event.contestant, event.level)
+
+
+def _hero_point_passed(state: HerowarsState, event: h.HeroPointPassed) -> HerowarsState:
+    return _hero_point(state, event.contestant, None)
+
+
+def _exchange_tied(state: HerowarsState, event: h.ExchangeTied) -> HerowarsState:
+    return replace(state, phase="tied")
+
+
+def _exchange_applied(state: HerowarsState, event: h.ExchangeApplied) -> HerowarsState:
+    fighters = dict(state.fighters)
+    for contestant, lost in event.lost.items():
+        fighters[contestant] = _moved(fighters[contestant], -lost)
+    if event.winner is not None and event.gained:
+        fighters[event.winner] = _moved(fighters[event.winner], event.gained)
+    return replace(
+        state,
+        fighters=fighters,
+        phase="ready",
+        turn=state.turn + 1,
+        exchange=None,
+        exchanges=event.exchange,
+        last=event,
+        last_roll=_last_roll(state, event),
+    )
+
+
+def _ap_adjusted(state: HerowarsState, event: h.ApAdjusted) -> HerowarsState:
+    fighter = _moved(state.fighters[event.contestant], event.delta)
+    return replace(state, fighters={**state.fighters, event.contestant: fighter})
+
+
+def _contest_decided(state: HerowarsState, event: h.ContestDecided) -> HerowarsState:
+    # a rolled (or tied) exchange the decision cut short is void: resumed, its actor rolls again
+    resume = state.resume_phase if state.phase == "decided" else state.phase
+    if resume in ("rolled", "tied"):
+        resume = "ready"
+    return replace(state, phase="decided", outcome=event, exchange=None, resume_phase=resume)
+
+
+def _contest_resumed(state: HerowarsState, event: h.ContestResumed) -> HerowarsState:
+    return replace(state, outcome=None, phase=state.resume_phase or "ready", resume_phase=None)
+
+
+# Each event's own class picks its fold: a failed class pattern costs a thousand instructions; events are final classes.
+BY_EVENT: dict[type, Callable[[HerowarsState, Any], HerowarsState]] = {
+    h.RoundStarted: _round_started,
+    Revealed: _revealed,
+    h.OrderSet: _order_set,
+    h.ExchangeRolled: _exchange_rolled,
+    h.HeroPointSpent: _hero_point_spent,
+    h.HeroPointPassed: _hero_point_passed,
+    h.ExchangeTied: _exchange_tied,
+    h.ExchangeApplied: _exchange_applied,
+    h.ApAdjusted: _ap_adjusted,
+    h.ContestDecided: _contest_decided,
+    h.ContestResumed: _contest_resumed,
+}
 
 
 def _last_roll(state: HerowarsState, event: h.ExchangeApplied) -> QuestRoll | None:

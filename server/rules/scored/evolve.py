@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from typing import assert_never
+from collections.abc import Callable
+from typing import Any
 
 import msgspec
 
@@ -16,86 +17,128 @@ replace = msgspec.structs.replace
 
 
 def evolve(state: ScoredState, event: s.Event | Revealed) -> ScoredState:
-    match event:
-        case s.RoundStarted():
-            opponents = {event.initiative: event.responder, event.responder: event.initiative}
-            return replace(
-                state,
-                round=event.round,
-                phase="declaring",
-                initiative=event.initiative,
-                responder=event.responder,
-                tactics={},
-                last_opponent={**state.last_opponent, **opponents},
-                met={**state.met, **{c: _add(state.met.get(c, []), o) for c, o in opponents.items()}},
-                taken_out={},  # the chance of a parting shot closes when the next round starts
-                shots=[],
-            )
-        case Revealed():
-            tactics: dict[str, s.Tactic] = {c: s.Tactic() for c in (state.initiative, state.responder) if c}
-            tactics.update({e.participant: e.payload for e in event.entries if isinstance(e.payload, s.Tactic)})
-            return replace(state, phase="ready", tactics=tactics)
-        case s.ContestRolled():
-            return _rolled(state, event)
-        case s.StoryPointSpent():
-            return _spent(state, event.contestant)
-        case s.StoryPointsKept():
-            pending = state.pending
-            if pending is None:
-                return state
-            return replace(state, pending=_answers(state, replace(pending, kept=[*pending.kept, event.contestant])))
-        case s.ContestResolved():
-            tallies = _lodged(state, event.against, event.points)
-            chart = [*state.chart, Point(round=event.round, kind=event.kind, tallies=dict(tallies))]
-            round_over = event.kind == "round"
-            return replace(
-                state,
-                tallies=tallies,
-                taken_out=_won_back(state, event),
-                pending=None,
-                last=event,
-                last_roll=_last_roll(state, event),
-                chart=chart,
-                phase="decided" if state.outcome is not None else "between",
-                initiative=None if round_over else state.initiative,
-                responder=None if round_over else state.responder,
-            )
-        case s.PointsShifted():
-            tallies = _lodged(state, event.contestant, -event.points)
-            return replace(state, tallies=_lodged(replace(state, tallies=tallies), event.follower, event.points))
-        case s.Joined():
-            comrade = state.members[event.comrade]
-            joined = replace(state.members[event.contestant], present=True, tally=comrade.tally)
-            return replace(state, members={**state.members, event.contestant: joined})
-        case s.PointsAdjusted():
-            return replace(state, tallies=_lodged(state, event.contestant, event.delta))
-        case s.TakenOut():
-            out = replace(state.members[event.contestant], out=event.reason)
-            taken = dict(state.taken_out)
-            if event.reason != "engaged":
-                taken[event.contestant] = event.last_round
-            fallen = state.fallen
-            if out.main:  # it has lost: the score against its opponent now is the score it lost by
-                opponent = state.opponent(event.contestant)
-                fallen = {**fallen, event.contestant: Fall(opponent=opponent, rp_for=state.rp(opponent))}
-            return replace(
-                state,
-                members={**state.members, event.contestant: out},
-                taken_out=taken,
-                fallen=fallen,
-                shots=[x for x in state.shots if not x.endswith(f">{event.contestant}")],
-            )
-        case s.Returned():
-            back = replace(state.members[event.contestant], out=None)
-            taken = {c: n for c, n in state.taken_out.items() if c != event.contestant}
-            fallen = {c: f for c, f in state.fallen.items() if c != event.contestant}
-            return replace(state, members={**state.members, event.contestant: back}, taken_out=taken, fallen=fallen)
-        case s.SequenceDecided():
-            return replace(state, phase="decided", outcome=event)
-        case s.SequenceResumed():
-            return replace(state, phase="between" if state.pending is None else state.phase, outcome=None)
-        case _:
-            assert_never(event)
+    return BY_EVENT[type(event)](state, event)
+
+
+def _round_started(state: ScoredState, event: s.RoundStarted) -> ScoredState:
+    opponents = {event.initiative: event.responder, event.responder: event.initiative}
+    return replace(
+        state,
+        round=event.round,
+        phase="declaring",
+        initiative=event.initiative,
+        responder=event.responder,
+        tactics={},
+        last_opponent={**state.last_opponent, **opponents},
+        met={**state.met, **{c: _add(state.met.get(c, []), o) for c, o in opponents.items()}},
+        taken_out={},  # the chance of a parting shot closes when the next round starts
+        shots=[],
+    )
+
+
+def _revealed(state: ScoredState, event: Revealed) -> ScoredState:
+    tactics: dict[str, s.Tactic] = {c: s.Tactic() for c in (state.initiative, state.responder) if c}
+    tactics.update({e.participant: e.payload for e in event.entries if isinstance(e.payload, s.Tactic)})
+    return replace(state, phase="ready", tactics=tactics)
+
+
+def _contest_rolled(state: ScoredState, event: s.ContestRolled) -> ScoredState:
+    return _rolled(state, event)
+
+
+def _story_point_spent(state: ScoredState, event: s.StoryPointSpent) -> ScoredState:
+    return _spent(state, event.contestant)
+
+
+def _story_points_kept(state: ScoredState, event: s.StoryPointsKept) -> ScoredState:
+    pending = state.pending
+    if pending is None:
+        return state
+    return replace(state, pending=_answers(state, replace(pending, kept=[*pending.kept, event.contestant])))
+
+
+def _contest_resolved(state: ScoredState, event: s.ContestResolved) -> ScoredState:
+    tallies = _lodged(state, event.against, event.points)
+    chart = [*state.chart, Point(round=event.round, kind=event.kind, tallies=dict(tallies))]
+    round_over = event.kind == "round"
+    return replace(
+        state,
+        tallies=tallies,
+        taken_out=_won_back(state, event),
+        pending=None,
+        last=event,
+        last_roll=_last_roll(state, event),
+        chart=chart,
+        phase="decided" if state.outcome is not None else "between",
+        initiative=None if round_over else state.initiative,
+        responder=None if round_over else state.responder,
+    )
+
+
+def _points_shifted(state: ScoredState, event: s.PointsShifted) -> ScoredState:
+    tallies = _lodged(state, event.contestant, -event.points)
+    return replace(state, tallies=_lodged(replace(state, tallies=tallies), event.follower, event.points))
+
+
+def _joined(state: ScoredState, event: s.Joined) -> ScoredState:
+    comrade = state.members[event.comrade]
+    joined = replace(state.members[event.contestant], present=True, tally=comrade.tally)
+    return replace(state, members={**state.members, event.contestant: joined})
+
+
+def _points_adjusted(state: ScoredState, event: s.PointsAdjusted) -> ScoredState:
+    return replace(state, tallies=_lodged(state, event.contestant, event.delta))
+
+
+def _taken_out(state: ScoredState, event: s.TakenOut) -> ScoredState:
+    out = replace(state.members[event.contestant], out=event.reason)
+    taken = dict(state.taken_out)
+    if event.reason != "engaged":
+        taken[event.contestant] = event.last_round
+    fallen = state.fallen
+    if out.main:  # it has lost: the score against its opponent now is the score it lost by
+        opponent = state.opponent(event.contestant)
+        fallen = {**fallen, event.contestant: Fall(opponent=opponent, rp_for=state.rp(opponent))}
+    return replace(
+        state,
+        members={**state.members, event.contestant: out},
+        taken_out=taken,
+        fallen=fallen,
+        shots=[x for x in state.shots if not x.endswith(f">{event.contestant}")],
+    )
+
+
+def _returned(state: ScoredState, event: s.Returned) -> ScoredState:
+    back = replace(state.members[event.contestant], out=None)
+    taken = {c: n for c, n in state.taken_out.items() if c != event.contestant}
+    fallen = {c: f for c, f in state.fallen.items() if c != event.contestant}
+    return replace(state, members={**state.members, event.contestant: back}, taken_out=taken, fallen=fallen)
+
+
+def _sequence_decided(state: ScoredState, event: s.SequenceDecided) -> ScoredState:
+    return replace(state, phase="decided", outcome=event)
+
+
+def _sequence_resumed(state: ScoredState, event: s.SequenceResumed) -> ScoredState:
+    return replace(state, phase="between" if state.pending is None else state.phase, outcome=None)
+
+
+# Each event's own class picks its fold: a failed class pattern costs a thousand instructions; events are final classes.
+BY_EVENT: dict[type, Callable[[ScoredState, Any], ScoredState]] = {
+    s.RoundStarted: _round_started,
+    Revealed: _revealed,
+    s.ContestRolled: _contest_rolled,
+    s.StoryPointSpent: _story_point_spent,
+    s.StoryPointsKept: _story_points_kept,
+    s.ContestResolved: _contest_resolved,
+    s.PointsShifted: _points_shifted,
+    s.Joined: _joined,
+    s.PointsAdjusted: _points_adjusted,
+    s.TakenOut: _taken_out,
+    s.Returned: _returned,
+    s.SequenceDecided: _sequence_decided,
+    s.SequenceResumed: _sequence_resumed,
+}
 
 
 def _add(names: list[str], name: str) -> list[str]:
