@@ -206,7 +206,8 @@ def timeline_line(
     ruleset: Ruleset[Any], envelope: Envelope, event: Event, viewer: Viewer, effective: set[int], naming: Naming
 ) -> Line:
     """One line of the timeline, written from the event as this viewer may see it (``shown_event``)."""
-    step = isinstance(event, Declared | Revealed) or not isinstance(event, ENGINE_EVENTS)
+    kind = type(event)
+    step = kind is Declared or kind is Revealed or kind not in ENGINE_EVENTS
     return Line(
         version=envelope.version,
         at=envelope.at,

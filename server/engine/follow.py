@@ -34,7 +34,8 @@ def touched(
         if rules_after is rules_before:
             continue
         event = envelope.event
-        if isinstance(event, ENGINE_EVENTS) and not isinstance(event, Revealed):
+        kind = type(event)
+        if kind in ENGINE_EVENTS and kind is not Revealed:
             return None
         these = ruleset.touches(rules_before, rules_after, event)
         if these is None:

@@ -95,7 +95,7 @@ _NEED_HISTORY = (Undo, Redo, Rewind)
 
 def draws_salt(command: Command) -> bool:
     """Whether the command's step needs a fresh ``salt``: only a declaration commits to anything."""
-    return isinstance(command, Declare)
+    return type(command) is Declare
 
 
 def step(

@@ -57,7 +57,8 @@ def shown_event(ruleset: Ruleset[Any], rules_before: Any, envelope: Envelope, vi
     """The event as this viewer may see it (a sealed declaration keeps only its commitment; the ruleset
     removes what its ``redact`` hides from ruleset events and reveals), or None when it hides it whole."""
     event = event_for(envelope, viewer).event
-    if isinstance(event, ENGINE_EVENTS) and not isinstance(event, Revealed):
+    kind = type(event)
+    if kind in ENGINE_EVENTS and kind is not Revealed:
         return event
     return ruleset.redact(rules_before, event, viewer)
 
@@ -151,7 +152,7 @@ def written_patches(
         return None
     patches: list[list[Op]] = [[] for _ in viewers]
     for i, (envelope, rules_before) in enumerate(batch):
-        if isinstance(envelope.event, ENGINE_EVENTS) or envelope.visible_to is not None:
+        if type(envelope.event) in ENGINE_EVENTS or envelope.visible_to is not None:
             return None
         rules_after = batch[i + 1][1] if i + 1 < len(batch) else after.rules
         written = ruleset.view_patches(rules_before, rules_after, envelope.event, viewers, RULES_ROOT)

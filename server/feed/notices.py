@@ -45,8 +45,8 @@ def notice_line(
         actor=envelope.actor.principal,
         at=envelope.at,
         text=describe(ruleset, event, envelope.actor, naming),
-        undone=tuple(event.removed) if isinstance(event, Undone | Rewound) else msgspec.UNSET,
-        redone=tuple(event.restored) if isinstance(event, Redone) else msgspec.UNSET,
+        undone=tuple(event.removed) if type(event) is Undone or type(event) is Rewound else msgspec.UNSET,
+        redone=tuple(event.restored) if type(event) is Redone else msgspec.UNSET,
     )
     if told is not None:
         told[id(event)] = (event, line)

@@ -172,8 +172,14 @@ def _action(state: ContingencyState, planned: Planned, viewer: Viewer) -> c.Acti
     )
 
 
+_REDACTED: frozenset[type] = frozenset({Revealed, c.ChangeAsked, c.ActionSkipped, c.OmenTaken})
+"""The events some viewers may see less of (looked up by the event's class: a failed class pattern is costly)."""
+
+
 def redact(state: ContingencyState, event: c.Event | Revealed, viewer: Viewer) -> c.Event | Revealed | None:
     """An event as a viewer may see it: face-down names removed, only types left."""
+    if type(event) not in _REDACTED:
+        return event
     match event:
         case Revealed() if state.mode == "face_down":
             return msgspec.structs.replace(event, entries=[_entry(state, e, viewer) for e in event.entries])

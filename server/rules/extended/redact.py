@@ -15,8 +15,13 @@ from protocol.rulesets import extended as x
 from server.engine.ruleset import Viewer
 from server.rules.extended.state import ExtendedState
 
+_REDACTED: frozenset[type] = frozenset({x.HeroPointsGranted, x.DisengageRolled})
+"""The events some viewers see less of (looked up by the event's class: a failed class pattern is costly)."""
+
 
 def redact(state: ExtendedState, event: x.Event | Revealed, viewer: Viewer) -> x.Event | Revealed | None:
+    if type(event) not in _REDACTED:
+        return event
     match event:
         case x.HeroPointsGranted():
             if event.contestant is None or _sees(viewer, event.contestant):
