@@ -243,11 +243,11 @@ class Connection:
         metrics.connections.inc()
         metrics.connections_total.inc()
         self._ctx.connections.add(self)
-        loop = self._ws.loop
-        # A timer, not a task: an idle connection should cost little memory.
-        no_hello = loop.call_later(self._ctx.settings.hello_timeout, self._expect_hello)
+        self._ctx.hellos.watch(self)  # one timer for every connection yet to say hello: an idle one keeps none
         try:
-            async for frame in self._ws:
+            recv = self._ws.recv  # not ``async for``: its generator would be one more object per idle connection
+            while True:
+                frame = await recv()
                 if not self._closing:  # else read on (and drop) until the peer's close frame arrives
                     await self._take(frame)
                 del frame  # while it waits for the next frame, a connection keeps no copy of the last one
@@ -260,7 +260,7 @@ class Connection:
                     async with asyncio.timeout(self._ctx.settings.close_timeout):
                         await asyncio.shield(writer)
             self._closing = True
-            no_hello.cancel()
+            self._ctx.hellos.heard(self)
             self._leave_all()
             if self._writer is not None:
                 self._writer.cancel()
@@ -286,7 +286,8 @@ class Connection:
         """Close with 1001 once the frames already queued (acks of in-flight commands included) are sent."""
         self._close_after_sending(CloseCode.GOING_AWAY, "server shutting down")
 
-    def _expect_hello(self) -> None:
+    def no_hello(self) -> None:
+        """The hello timeout has passed (``server.net.hello_watch``)."""
         if not self._said_hello:
             self._error(errors.UNAUTHENTICATED, "no hello: the first frame must be a hello")
             self._close_after_sending(CloseCode.POLICY_VIOLATION, "no hello")
@@ -355,6 +356,7 @@ class Connection:
 
     async def _hello(self, hello: Hello) -> None:
         self._said_hello = True
+        self._ctx.hellos.heard(self)
         if hello.owner is not None:
             try:
                 claims = self._ctx.tokens.verify(hello.owner)

@@ -13,6 +13,7 @@ from server.feed.hub import Hub
 from server.feed.presence import Roster
 from server.feed.talk import TalkHub
 from server.net.auth import Tokens
+from server.net.hello_watch import HelloWatch
 from server.net.limits import TokenBucket
 from server.net.lobby import Lobby
 from server.net.metrics import ServerMetrics
@@ -42,11 +43,13 @@ class ServerContext:
     draining: bool = False  # shutting down: no new connections, follows or commands
     connections: set[OpenConnection] = field(default_factory=set)  # the open connections
     create_buckets: dict[str, TokenBucket] = field(default_factory=dict)  # per client address
+    hellos: HelloWatch = field(init=False)  # the connections yet to say hello
     _inflight: int = 0
     _idle: asyncio.Event = field(default_factory=asyncio.Event)
 
     def __post_init__(self) -> None:
         self._idle.set()
+        self.hellos = HelloWatch(self.settings.hello_timeout)
 
     @property
     def service(self) -> ContestService:

@@ -125,6 +125,24 @@ async def test_a_connection_that_never_says_hello_is_closed(start: Start) -> Non
     assert [e.code for e in silent.errors] == ["auth/unauthenticated"]
 
 
+async def test_each_silent_connection_is_closed_in_turn_and_one_that_said_hello_is_no_longer_watched(
+    start: Start,
+) -> None:
+    server = await start(hello_timeout=0.5)
+    first = await AgonClient.connect(server.ws_url, hello=False)
+    talking = await AgonClient.connect(server.ws_url)
+    await asyncio.sleep(0.25)
+    second = await AgonClient.connect(server.ws_url, hello=False)
+    await talking.ping()  # its hello has been read
+    assert len(server.context.hellos) == 2  # the two silent ones; the one that said hello keeps nothing
+    assert await first.wait_closed() == 1008
+    assert not second.closed  # due a quarter of a second later
+    assert await second.wait_closed() == 1008
+    assert len(server.context.hellos) == 0
+    await talking.ping()  # still open, well past its own timeout
+    await talking.close()
+
+
 async def test_a_draining_server_takes_no_new_connections_or_commands(start: Start) -> None:
     server = await start()
     gm, created = await open_duel(server)
