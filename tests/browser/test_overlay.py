@@ -51,7 +51,9 @@ def _is_an_overlay(page: Page, where: dict[str, list[Drawn]], who: str) -> None:
     expect(overlay).to_be_visible()
     expect(overlay.locator(".board")).to_be_visible()
     _check(page, where, "dice-tumble", who)
-    big = page.get_by_test_id("overlay-last-dice").locator("svg.rolled-die").first.bounding_box()
+    die = page.get_by_test_id("overlay-last-dice").locator("svg.rolled-die").first
+    die.evaluate("(d) => Promise.all(d.getAnimations().map((a) => a.finished))")  # measured once it has landed
+    big = die.bounding_box()
     assert big is not None and big["width"] >= 70, f"{who}: the last roll's dice are drawn large ({big})"
     assert page.locator(CONTROLS).count() == 0, f"{who}: {page.locator(CONTROLS).all_inner_texts()}"
     assert _backgrounds(page) == [TRANSPARENT, TRANSPARENT], f"{who}: {_backgrounds(page)}"
