@@ -9,6 +9,9 @@ never played). A skipped action is never turned over: its name stays hidden in v
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import Any
+
 import msgspec
 
 from protocol.events import Revealed, RevealEntry
@@ -172,29 +175,46 @@ def _action(state: ContingencyState, planned: Planned, viewer: Viewer) -> c.Acti
     )
 
 
-_REDACTED: frozenset[type] = frozenset({Revealed, c.ChangeAsked, c.ActionSkipped, c.OmenTaken})
-"""The events some viewers may see less of (looked up by the event's class: a failed class pattern is costly)."""
-
-
 def redact(state: ContingencyState, event: c.Event | Revealed, viewer: Viewer) -> c.Event | Revealed | None:
     """An event as a viewer may see it: face-down names removed, only types left."""
-    if type(event) not in _REDACTED:
+    hides = _HIDES.get(type(event))
+    return event if hides is None else hides(state, event, viewer)
+
+
+def _revealed(state: ContingencyState, event: Revealed, viewer: Viewer) -> Revealed:
+    if state.mode != "face_down":
         return event
-    match event:
-        case Revealed() if state.mode == "face_down":
-            return msgspec.structs.replace(event, entries=[_entry(state, e, viewer) for e in event.entries])
-        case c.ChangeAsked():
-            planned = state.actions.get(event.action)
-            character = planned.character if planned is not None else ""
-            if viewer.omniscient or viewer.controls(character):
-                return event
-            return msgspec.structs.replace(event, to=None, action_type=None)  # in either mode: it may never be played
-        case c.ActionSkipped() if not sees_intent(state, event.character, viewer):
-            return msgspec.structs.replace(event, name=None)
-        case c.OmenTaken() if event.grants is not None and not sees_intent(state, event.character, viewer):
-            return msgspec.structs.replace(event, grants=None)  # face down until the granted action is played
-        case _:
-            return event
+    return msgspec.structs.replace(event, entries=[_entry(state, e, viewer) for e in event.entries])
+
+
+def _change_asked(state: ContingencyState, event: c.ChangeAsked, viewer: Viewer) -> c.ChangeAsked:
+    planned = state.actions.get(event.action)
+    character = planned.character if planned is not None else ""
+    if viewer.omniscient or viewer.controls(character):
+        return event
+    return msgspec.structs.replace(event, to=None, action_type=None)  # in either mode: it may never be played
+
+
+def _action_skipped(state: ContingencyState, event: c.ActionSkipped, viewer: Viewer) -> c.ActionSkipped:
+    if sees_intent(state, event.character, viewer):
+        return event
+    return msgspec.structs.replace(event, name=None)
+
+
+def _omen_taken(state: ContingencyState, event: c.OmenTaken, viewer: Viewer) -> c.OmenTaken:
+    if event.grants is None or sees_intent(state, event.character, viewer):
+        return event
+    return msgspec.structs.replace(event, grants=None)  # face down until the granted action is played
+
+
+# The events some viewers may see less of, by their class (as ``evolve``'s ``BY_EVENT``); every other one is shown
+# whole.
+_HIDES: dict[type, Callable[[ContingencyState, Any, Viewer], c.Event | Revealed | None]] = {
+    Revealed: _revealed,
+    c.ChangeAsked: _change_asked,
+    c.ActionSkipped: _action_skipped,
+    c.OmenTaken: _omen_taken,
+}
 
 
 def _entry(state: ContingencyState, entry: RevealEntry, viewer: Viewer) -> RevealEntry:
