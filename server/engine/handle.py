@@ -190,9 +190,8 @@ def decide(ruleset: Ruleset[S], contest: Contest[S], command: Command, ctx: Cont
 
 
 _ENGINE_COMMANDS: frozenset[type] = frozenset({Declare, CloseDeclarations, Undo, Rewind, Redo, Conclude, ReissueSeat})
-"""The commands the engine decides itself. Commands and events are looked up by their own class rather than asked
-with ``isinstance``: they are final classes, and ``isinstance`` with a msgspec Struct class that does not match costs
-about a thousand instructions (its metaclass's ``__instancecheck__``)."""
+"""The commands the engine decides itself, looked up by the command's own class (why: see
+``server.engine.timeline.ENGINE_EVENTS``)."""
 _NEVER_CHECKPOINTS: frozenset[type] = frozenset({ContestCreated, Declared})
 
 

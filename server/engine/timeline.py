@@ -27,8 +27,9 @@ ENGINE_EVENTS: frozenset[type] = frozenset(
     {ContestCreated, Declared, Revealed, Undone, Rewound, Redone, Concluded, SeatReissued}
 )
 """The events the engine describes itself (every other event belongs to the ruleset). An event's own class is
-looked up here, never asked with ``isinstance``: events are final classes, and ``isinstance`` with a msgspec Struct
-class that does not match costs about a thousand instructions (its metaclass's ``__instancecheck__``)."""
+looked up here, never asked with ``isinstance``, as the engine's other sets of events and commands are: they are
+final classes, and ``isinstance`` with a msgspec Struct class that does not match costs about a thousand
+instructions (its metaclass's ``__instancecheck__`` is looked up, bound and called)."""
 
 
 def describe(ruleset: Ruleset[Any], event: Event, actor: Actor, naming: Naming) -> str:
