@@ -119,10 +119,14 @@ def agon_serve(store: str, port: int | None = None, extra_env: dict[str, str] | 
     return Proc([*command, "--store", store, "--create"], port, "agon serve", env)
 
 
-def floor_serve(samples: Path, port: int | None = None) -> Proc:
+def floor_serve(samples: Path, port: int | None = None, durable: Path | None = None) -> Proc:
+    """The floor (``server.bench.floor``) replaying ``samples``; ``durable``: each command committed to this SQLite
+    file before it is answered."""
     port = port or free_port()
     command = [sys.executable, "-m", "server.bench.floor", "--port", str(port), "--samples", str(samples)]
-    return Proc(command, port, "the floor server")
+    if durable is not None:
+        command += ["--durable", str(durable)]
+    return Proc(command, port, "the durable floor" if durable is not None else "the floor server")
 
 
 @contextlib.contextmanager

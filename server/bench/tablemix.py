@@ -4,7 +4,9 @@ Each load is T contests × 7 connections (a GM, four players, two spectators) on
 configuration: each ruleset alone (``server.bench.rounds``), the five together (the *mix*: T contests, at
 least one of each, taken in turn from the rulesets' own), and the GM's AP adjustments alone (the earlier
 table-night load). Agon and the floor alternate, load by load, closed loop then paced, ``rounds`` times;
-the floor replays the frames Agon sent in the warm-up (``server.bench.recording``).
+the floor replays the frames Agon sent in the warm-up (``server.bench.recording``). On the mix, the *durable
+floor* takes its turn too: the floor committing each command to SQLite before answering it, which is what
+durability costs by itself.
 """
 
 from __future__ import annotations
@@ -124,7 +126,7 @@ async def _config(work: Path, store: str, processes: int, sizes: Sizes) -> tuple
     contests = {f"{load}-{i}": round for load, round in loads().items() for i in range(sizes.contests)}
     await create_contests(store, contests)
     servers = [agon_serve(store) for _ in range(processes)]
-    floor: Proc | None = None
+    floors: list[Proc] = []
     results: Results = {}
     sent: dict[str, float] = {}
     try:
@@ -143,11 +145,19 @@ async def _config(work: Path, store: str, processes: int, sizes: Sizes) -> tuple
             samples = work / "mix-frames.json"
             recording.write(samples, traces)
             floor = floor_serve(samples)
-            floor_url = f"ws://127.0.0.1:{floor.port}/"
-            replays = _replays(tables, traces)
-            ftables, ftasks = await mix.open_tables([floor_url], _floor_hello, replays, "floor", follows_view=False)
+            floors.append(floor)
+            durable = floor_serve(samples, durable=work / "durable-floor.sqlite3")
+            floors.append(durable)
+            mixed = [(load, source) for load, source in _replays(tables, traces) if load != ADJUST]  # the mix's
+            ftables, ftasks = await mix.open_tables(
+                [f"ws://127.0.0.1:{floor.port}/"], _floor_hello, _replays(tables, traces), "floor", follows_view=False
+            )
+            dtables, dtasks = await mix.open_tables(
+                [f"ws://127.0.0.1:{durable.port}/"], _floor_hello, mixed, "durable", follows_view=False
+            )
             try:
                 agon_groups, floor_groups = _groups(tables, sizes.contests), _groups(ftables, sizes.contests)
+                durable_groups = _groups(dtables, sizes.contests)
                 for _ in range(sizes.rounds):
                     for load in [*rounds(), MIX, ADJUST]:
                         for mode, rate in (("closed", None), ("paced", sizes.rate)):
@@ -156,15 +166,17 @@ async def _config(work: Path, store: str, processes: int, sizes: Sizes) -> tuple
                             figures.setdefault(f"agon {mode}", []).append(agon)
                             base = await measure(floor_groups[load], [floor.pid], sizes.seconds, rate)
                             figures.setdefault(f"floor {mode}", []).append(base)
+                            if load == MIX:
+                                kept = await measure(durable_groups[load], [durable.pid], sizes.seconds, rate)
+                                figures.setdefault(f"durable {mode}", []).append(kept)
             finally:
+                await drive.close_rooms(dtables, dtasks)
                 await drive.close_rooms(ftables, ftasks)
         finally:
             await drive.close_rooms(tables, tasks)
     finally:
-        for server in servers:
+        for server in [*servers, *floors]:
             server.stop()
-        if floor is not None:
-            floor.stop()
     return results, sent
 
 
@@ -173,6 +185,8 @@ def _med(figures: list[Figures], name: str) -> float:
 
 
 LABELS = {MIX: "mix (all five)", ADJUST: "adjust only"}
+DURABLE = "durable floor"
+"""The row of the floor made durable (on the mix's frames): what committing each command costs by itself."""
 
 
 async def run(work: Path, sizes: Sizes, store_kind: str, processes: int) -> Table:
@@ -202,24 +216,31 @@ async def run(work: Path, sizes: Sizes, store_kind: str, processes: int) -> Tabl
         ],
     )
     per_exchange: list[str] = []
+    against_durable: list[str] = []
     for load, figures in results.items():
-        for mode in ("closed", "paced"):
-            a, f = figures[f"agon {mode}"], figures[f"floor {mode}"]
-            table.add(
-                LABELS.get(load, load),
-                mode,
-                _med(a, "commands_per_s"),
-                _med(f, "commands_per_s"),
-                ratio(_med(a, "commands_per_s"), _med(f, "commands_per_s")),
-                _med(a, "exchanges_per_s"),
-                _med(a, "cpu_ms"),
-                _med(f, "cpu_ms"),
-                ratio(_med(a, "cpu_ms"), _med(f, "cpu_ms")),
-                _med(a, "p50_ms"),
-                _med(a, "p99_ms"),
-                _med(f, "p99_ms"),
-                ratio(_med(a, "p99_ms"), _med(f, "p99_ms")),
-            )
+        for served in ("agon", "durable"):
+            for mode in ("closed", "paced"):
+                if f"{served} {mode}" not in figures:
+                    continue
+                a, f = figures[f"{served} {mode}"], figures[f"floor {mode}"]
+                table.add(
+                    DURABLE if served == "durable" else LABELS.get(load, load),
+                    mode,
+                    _med(a, "commands_per_s"),
+                    _med(f, "commands_per_s"),
+                    ratio(_med(a, "commands_per_s"), _med(f, "commands_per_s")),
+                    None if served == "durable" else _med(a, "exchanges_per_s"),
+                    _med(a, "cpu_ms"),
+                    _med(f, "cpu_ms"),
+                    ratio(_med(a, "cpu_ms"), _med(f, "cpu_ms")),
+                    _med(a, "p50_ms"),
+                    _med(a, "p99_ms"),
+                    _med(f, "p99_ms"),
+                    ratio(_med(a, "p99_ms"), _med(f, "p99_ms")),
+                )
+                if served == "durable":
+                    agon = _med(figures[f"agon {mode}"], "cpu_ms")
+                    against_durable.append(f"{ratio(agon, _med(a, 'cpu_ms')):.2f}× {mode}")
         closed = figures["agon closed"]
         if load != ADJUST:
             commands = ratio(_med(closed, "commands_per_s"), _med(closed, "exchanges_per_s"))
@@ -231,7 +252,10 @@ async def run(work: Path, sizes: Sizes, store_kind: str, processes: int) -> Tabl
         f"loop): {', '.join(per_exchange)}. Latency: a command's sending to the last of its table's 7 connections "
         "receiving its patch. CPU: the server processes' user + system time per command. The floor sends each "
         "connection the frame Agon sent it for the same command in the warm-up; bytes per command (the seven "
-        f"frames): {', '.join(f'{LABELS.get(load, load)} {size:,.0f}' for load, size in sent.items())}."
+        f"frames): {', '.join(f'{LABELS.get(load, load)} {size:,.0f}' for load, size in sent.items())}. "
+        f"The {DURABLE} commits each command of the mix to SQLite (WAL, synchronous=FULL, group commit) before "
+        "sending its frames and ack, as Agon makes a command durable before acking it; its ratios are to the "
+        f"floor. Agon's CPU a command on the mix is {' and '.join(against_durable)} the {DURABLE}'s."
     )
     return table
 

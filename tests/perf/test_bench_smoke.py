@@ -13,7 +13,7 @@ import sys
 from pathlib import Path
 
 TITLES = {
-    "table night mix": 14,  # the five rulesets, the mix and the adjust load: closed loop and paced
+    "table night mix": 16,  # the five rulesets, the mix, the durable floor and the adjust load: closed and paced
     "table night": 2,  # sqlite, one process: closed loop and paced
     "idle crowd": 2,  # two connection counts
     "long contest": 2,  # two lengths
@@ -49,7 +49,8 @@ def test_every_scenario_prints_its_table(tmp_path: Path) -> None:
     assert _tables(out.read_text()) == printed  # --output holds the very tables printed
     assert set(printed) == set(TITLES)
     loads = {row[0] for row in printed["table night mix"]}
-    assert loads == {*RULESETS, "mix (all five)", "adjust only"}  # every ruleset's full rounds, and the mix
+    # every ruleset's full rounds, the mix, and the floor made durable on the mix's frames
+    assert loads == {*RULESETS, "mix (all five)", "durable floor", "adjust only"}
     for title, rows in printed.items():
         assert len(rows) == TITLES[title], (title, rows)
         for row in rows:
