@@ -148,7 +148,8 @@ async def _config(work: Path, store: str, processes: int, sizes: Sizes) -> tuple
             floors.append(floor)
             durable = floor_serve(samples, durable=work / "durable-floor.sqlite3")
             floors.append(durable)
-            mixed = [(load, source) for load, source in _replays(tables, traces) if load != ADJUST]  # the mix's
+            # the durable floor plays the mix, which is made of the rulesets' tables
+            mixed = [(load, source) for load, source in _replays(tables, traces) if load != ADJUST]
             ftables, ftasks = await mix.open_tables(
                 [f"ws://127.0.0.1:{floor.port}/"], _floor_hello, _replays(tables, traces), "floor", follows_view=False
             )
