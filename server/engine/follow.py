@@ -13,11 +13,11 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from protocol.events import Envelope, Revealed
+from protocol.events import Envelope
 from protocol.views import ContestView
 from server.engine.contest import Contest
 from server.engine.ruleset import Ruleset, Viewer
-from server.engine.timeline import ENGINE_EVENTS
+from server.engine.timeline import ENGINE_SHOWN
 from server.engine.views import contest_views
 
 
@@ -34,8 +34,7 @@ def touched(
         if rules_after is rules_before:
             continue
         event = envelope.event
-        kind = type(event)
-        if kind in ENGINE_EVENTS and kind is not Revealed:
+        if type(event) in ENGINE_SHOWN:
             return None
         these = ruleset.touches(rules_before, rules_after, event)
         if these is None:

@@ -31,6 +31,10 @@ looked up here, never asked with ``isinstance``, as the engine's other sets of e
 final classes, and ``isinstance`` with a msgspec Struct class that does not match costs about a thousand
 instructions (its metaclass's ``__instancecheck__`` is looked up, bound and called)."""
 
+ENGINE_SHOWN: frozenset[type] = ENGINE_EVENTS - {Revealed}
+"""The engine's events every viewer is shown as they are: all but the reveal, whose declarations the ruleset
+redacts and folds like its own events."""
+
 
 def describe(ruleset: Ruleset[Any], event: Event, actor: Actor, naming: Naming) -> str:
     """The line for one (already redacted) event caused by ``actor``, naming people and things by ``naming``."""

@@ -8,12 +8,12 @@ from typing import Any
 import msgspec
 
 from protocol.common import Actor, Seat
-from protocol.events import Declared, Envelope, Event, Revealed
+from protocol.events import Declared, Envelope, Event
 from protocol.ops import Op, Replace
 from protocol.views import ContestView, DeclarationView, SealView
 from server.engine.contest import Contest, undo_target
 from server.engine.ruleset import Ruleset, Viewer
-from server.engine.timeline import ENGINE_EVENTS
+from server.engine.timeline import ENGINE_EVENTS, ENGINE_SHOWN
 from server.engine.waiting import awaited, waiting_views
 
 _NONE: frozenset[str] = frozenset()  # one for every viewer who controls nobody (each ``frozenset()`` is new)
@@ -57,8 +57,7 @@ def shown_event(ruleset: Ruleset[Any], rules_before: Any, envelope: Envelope, vi
     """The event as this viewer may see it (a sealed declaration keeps only its commitment; the ruleset
     removes what its ``redact`` hides from ruleset events and reveals), or None when it hides it whole."""
     event = event_for(envelope, viewer).event
-    kind = type(event)
-    if kind in ENGINE_EVENTS and kind is not Revealed:
+    if type(event) in ENGINE_SHOWN:
         return event
     return ruleset.redact(rules_before, event, viewer)
 
