@@ -17,6 +17,7 @@ from collections.abc import Iterable
 from typing import Any, assert_never
 
 import msgspec
+from msgspec.structs import astuple
 
 from protocol.codec import canonical, to_builtins
 from protocol.ops import Add, Copy, Json, Move, Op, Remove, Replace, Test
@@ -165,14 +166,16 @@ def diff_views(old: msgspec.Struct, new: msgspec.Struct, shared: Shared | None =
     return ops
 
 
-_FIELDS: dict[type, list[tuple[str, str]]] = {}
+_FIELDS: dict[type, list[tuple[str, str, int]]] = {}
 
 
-def _members(kind: type[msgspec.Struct]) -> list[tuple[str, str]]:
-    """A struct type's members as (name in the document, attribute), in the document's (sorted) order."""
+def _members(kind: type[msgspec.Struct]) -> list[tuple[str, str, int]]:
+    """A struct type's members as (name in the document, attribute, place in the struct's fields), in the
+    document's (sorted) order."""
     members = _FIELDS.get(kind)
     if members is None:
-        members = sorted(zip(kind.__struct_encode_fields__, kind.__struct_fields__, strict=True))
+        fields = kind.__struct_fields__
+        members = sorted(zip(kind.__struct_encode_fields__, fields, range(len(fields)), strict=True))
         _FIELDS[kind] = members
     return members
 
@@ -186,9 +189,10 @@ def _struct_changed(
         if not _same(before, after):
             _changed(before, after, path, ops)
         return
-    for name, attribute in _members(kind):
-        a = getattr(old, attribute)
-        b = getattr(new, attribute)
+    before, after = astuple(old), astuple(new)
+    for name, attribute, place in _members(kind):
+        a = before[place]
+        b = after[place]
         if a is b:
             continue
         if shared is None or _scalar(b):

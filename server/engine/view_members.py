@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 from typing import Any, Generic, TypeVar
 
 import msgspec
+from msgspec.structs import astuple
 
 from server.engine.ruleset import Viewer
 
@@ -37,7 +38,8 @@ class ViewMembers(Generic[S, V]):
     shared: Mapping[str, Callable[[S], Any]]
     own: Mapping[str, Callable[[S], Own]]
     reads: Mapping[str, tuple[str, ...]]
-    _readers: dict[str, frozenset[str]] = field(init=False, repr=False, compare=False)  # attribute: members
+    # Each attribute some member reads: its place among the state's fields, and the members that read it.
+    _readers: list[tuple[int, frozenset[str]]] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         members = set(self.view_type.__struct_fields__)
@@ -49,13 +51,15 @@ class ViewMembers(Generic[S, V]):
         if unknown:
             raise ValueError(f"{self.view_type.__name__} reads {sorted(unknown)}, not in {self.state_type.__name__}")
         readers = {a: frozenset(m for m, read in self.reads.items() if a in read) for a in attributes}
-        object.__setattr__(self, "_readers", {a: found for a, found in readers.items() if found})
+        places = {a: i for i, a in enumerate(self.state_type.__struct_fields__)}
+        object.__setattr__(self, "_readers", [(places[a], found) for a, found in readers.items() if found])
 
     def touches(self, before: S, after: S, event: object) -> frozenset[str]:
         """The members that read an attribute of the state the event replaced."""
         touched: set[str] = set()
-        for attribute, readers in self._readers.items():
-            if getattr(before, attribute) is not getattr(after, attribute):
+        old, new = astuple(before), astuple(after)
+        for place, readers in self._readers:
+            if old[place] is not new[place]:
                 touched |= readers
         return frozenset(touched)
 
