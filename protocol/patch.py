@@ -189,10 +189,10 @@ def _struct_changed(
         if not _same(before, after):
             _changed(before, after, path, ops)
         return
-    before, after = astuple(old), astuple(new)
+    olds, news = astuple(old), astuple(new)
     for name, attribute, place in _members(kind):
-        a = before[place]
-        b = after[place]
+        a = olds[place]
+        b = news[place]
         if a is b:
             continue
         if shared is None or _scalar(b):
