@@ -24,7 +24,7 @@ from server.bench import drive, mix, tablemix
 from server.bench.agon import create_contests, target
 from server.bench.mix import SEAT_MEMBER
 from server.bench.procs import SECRET, BenchError, Proc, agon_serve, free_port
-from server.bench.report import Table, median, ratio
+from server.bench.report import Table, beside, median_of
 from server.bench.rounds import rounds as ruleset_rounds
 from server.bench.tablenight import Figures, measure
 
@@ -155,23 +155,16 @@ async def _run(work: Path, contests: int, seconds: float, rate: float, rounds: i
         ],
     )
 
-    def med(figures: list[Any], name: str) -> float:
-        return median([getattr(f, name) for f in figures])
-
     for load in ("adjust", "mix"):
         for mode in ("closed", "paced"):
             a, p = agon_figures[f"{load} {mode}"], peer_figures[f"{load} {mode}"]
             table.add(
                 "adjust only" if load == "adjust" else "mix (all five)",
                 mode,
-                med(a, "commands_per_s"),
-                med(p, "commands_per_s"),
-                ratio(med(a, "commands_per_s"), med(p, "commands_per_s")),
-                med(a, "cpu_ms"),
-                med(p, "cpu_ms"),
-                med(a, "p99_ms"),
-                med(p, "p99_ms"),
-                ratio(med(a, "p99_ms"), med(p, "p99_ms")),
+                *beside(a, p, "commands_per_s"),
+                median_of(a, "cpu_ms"),
+                median_of(p, "cpu_ms"),
+                *beside(a, p, "p99_ms"),
             )
     moves = ", ".join(f"{r.ruleset} {len(r.peer)}" for r in rulesets)
     table.notes.append(

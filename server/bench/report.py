@@ -52,3 +52,15 @@ class Table:
 
 def ratio(a: float, b: float) -> float:
     return a / b if b else float("nan")
+
+
+def median_of(rounds: Sequence[object], name: str) -> float:
+    """The median of one figure (the attribute ``name``) over the rounds of a run."""
+    return median([getattr(figures, name) for figures in rounds])
+
+
+def beside(ours: Sequence[object], theirs: Sequence[object], name: str) -> tuple[float, float, float]:
+    """One figure's median over our rounds, over the other server's (the floor, the peer), and the ratio of the
+    two: three cells of a row."""
+    a, b = median_of(ours, name), median_of(theirs, name)
+    return a, b, ratio(a, b)

@@ -23,7 +23,7 @@ from protocol.common import Actor
 from server.bench import drive, mix, recording
 from server.bench.agon import target
 from server.bench.procs import SECRET, Proc, agon_serve, cpu_seconds, floor_serve, redis_server
-from server.bench.report import Table, median, percentile, ratio
+from server.bench.report import Table, beside, median_of, percentile, ratio
 from server.bench.rounds import Round, adjust, rounds
 from server.service import ContestService
 from server.store import open_store
@@ -181,10 +181,6 @@ async def _config(work: Path, store: str, processes: int, sizes: Sizes) -> tuple
     return results, sent
 
 
-def _med(figures: list[Figures], name: str) -> float:
-    return median([getattr(f, name) for f in figures])
-
-
 LABELS = {MIX: "mix (all five)", ADJUST: "adjust only"}
 DURABLE = "durable floor"
 """The row of the floor made durable (on the mix's frames): what committing each command costs by itself."""
@@ -227,24 +223,18 @@ async def run(work: Path, sizes: Sizes, store_kind: str, processes: int) -> Tabl
                 table.add(
                     DURABLE if served == "durable" else LABELS.get(load, load),
                     mode,
-                    _med(a, "commands_per_s"),
-                    _med(f, "commands_per_s"),
-                    ratio(_med(a, "commands_per_s"), _med(f, "commands_per_s")),
-                    None if served == "durable" else _med(a, "exchanges_per_s"),
-                    _med(a, "cpu_ms"),
-                    _med(f, "cpu_ms"),
-                    ratio(_med(a, "cpu_ms"), _med(f, "cpu_ms")),
-                    _med(a, "p50_ms"),
-                    _med(a, "p99_ms"),
-                    _med(f, "p99_ms"),
-                    ratio(_med(a, "p99_ms"), _med(f, "p99_ms")),
+                    *beside(a, f, "commands_per_s"),
+                    None if served == "durable" else median_of(a, "exchanges_per_s"),
+                    *beside(a, f, "cpu_ms"),
+                    median_of(a, "p50_ms"),
+                    *beside(a, f, "p99_ms"),
                 )
                 if served == "durable":
-                    agon = _med(figures[f"agon {mode}"], "cpu_ms")
-                    against_durable.append(f"{ratio(agon, _med(a, 'cpu_ms')):.2f}× {mode}")
+                    agon = median_of(figures[f"agon {mode}"], "cpu_ms")
+                    against_durable.append(f"{ratio(agon, median_of(a, 'cpu_ms')):.2f}× {mode}")
         closed = figures["agon closed"]
         if load != ADJUST:
-            commands = ratio(_med(closed, "commands_per_s"), _med(closed, "exchanges_per_s"))
+            commands = ratio(median_of(closed, "commands_per_s"), median_of(closed, "exchanges_per_s"))
             per_exchange.append(f"{LABELS.get(load, load)} {commands:.1f}")
     table.notes.append(
         "Each contest plays full rounds of its ruleset, every command sent by the connection of the seat whose "

@@ -12,7 +12,7 @@ from pathlib import Path
 from server.bench import drive
 from server.bench.agon import create_contests, floor_target, target
 from server.bench.procs import SECRET, Proc, agon_serve, floor_serve, redis_server
-from server.bench.report import Table, median, percentile, ratio
+from server.bench.report import Table, beside, median_of, percentile, ratio
 
 
 @dataclass
@@ -122,10 +122,6 @@ def _stop(servers: list[Proc]) -> None:
         server.stop()
 
 
-def _med(figures: list[Figures], name: str) -> float:
-    return median([getattr(f, name) for f in figures])
-
-
 async def run(work: Path, sizes: Sizes, stores: list[str], processes: list[int]) -> Table:
     table = Table(
         f"table night — {sizes.contests} contests × 7 connections, {sizes.seconds:g} s per run, "
@@ -162,22 +158,18 @@ async def run(work: Path, sizes: Sizes, stores: list[str], processes: list[int])
                 for mode in ("closed", "paced"):
                     a, f = results[f"agon {mode}"], results[f"floor {mode}"]
                     if config.processes == 1:
-                        one[store_kind, mode] = _med(a, "cpu_ms")
+                        one[store_kind, mode] = median_of(a, "cpu_ms")
                     alone = one.get((store_kind, mode))
                     table.add(
                         store_kind,
                         config.label if sizes.spread else str(config.processes),
                         mode,
-                        _med(a, "commands_per_s"),
-                        _med(f, "commands_per_s"),
-                        ratio(_med(a, "commands_per_s"), _med(f, "commands_per_s")),
-                        _med(a, "cpu_ms"),
-                        _med(f, "cpu_ms"),
-                        ratio(_med(a, "cpu_ms"), _med(f, "cpu_ms")),
-                        _med(a, "p50_ms"),
-                        _med(a, "p99_ms"),
-                        _med(f, "p99_ms"),
-                        ratio(_med(a, "cpu_ms"), alone) if alone else None,
+                        *beside(a, f, "commands_per_s"),
+                        *beside(a, f, "cpu_ms"),
+                        median_of(a, "p50_ms"),
+                        median_of(a, "p99_ms"),
+                        median_of(f, "p99_ms"),
+                        ratio(median_of(a, "cpu_ms"), alone) if alone else None,
                     )
     finally:
         if floor is not None:
