@@ -38,6 +38,10 @@ log = logging.getLogger(__name__)
 GAP = 0.1
 """At most one presence frame per contest per this many seconds (bursts are told together)."""
 
+CALLS = 8
+"""Board calls in flight at once: a heartbeat publishes every contest followed here, and the players' own commands
+must not wait behind hundreds of them for the store."""
+
 OMNISCIENT: frozenset[TokenRole] = frozenset({"gm", "auditor"})
 """Who is told how many auditors are reading."""
 
@@ -97,6 +101,7 @@ class Roster:
         self._locks: dict[str, asyncio.Lock] = {}  # one board call at a time per contest, in order
         self._sharing: set[str] = set()  # contests with a publication queued
         self._looking: set[str] = set()  # contests with a reading queued
+        self._calls = asyncio.Semaphore(CALLS)
         self._tasks: set[asyncio.Task[None]] = set()
         self._beat: asyncio.TimerHandle | None = None
         self._closed = False
@@ -176,7 +181,8 @@ class Roster:
             if here is None and contest not in self._shared:
                 return  # never published, or removed already
             try:
-                others = await self._board.share(contest, here)
+                async with self._calls:
+                    others = await self._board.share(contest, here)
             except Exception as error:  # the store away: presence is best effort, tried again at the next heartbeat
                 log.warning("presence of %s not published (again at the next heartbeat): %s", contest, _why(error))
                 return
@@ -198,7 +204,8 @@ class Roster:
             if contest not in self._tables:
                 return
             try:
-                others = await self._board.others(contest)
+                async with self._calls:
+                    others = await self._board.others(contest)
             except Exception as error:
                 log.info("presence of %s not read (again at the next heartbeat): %s", contest, _why(error))
                 return

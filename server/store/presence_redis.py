@@ -7,33 +7,31 @@
 One Lua script reads and writes the hash (drops the entries past their time, writes or drops this process's,
 publishes on the channel when anything changed, and returns the other live entries): it touches one key, so one
 slot, and publishes on a channel of that slot (sharded pub/sub where the server has it, as the store's own
-notifications). Each process listens to the channels of the contests it has followers of: on one server over one
-pub/sub connection, in a cluster over a connection to the node owning each contest's slot (as the store's tails).
-After a lost connection a listener subscribes again and tells every contest it listens to (a notification may
-have been lost meanwhile).
+notifications). Each process listens to the channels of the contests it has followers of beside its tails, on the
+store's pub/sub connection to the server, or in a cluster to the node owning each contest's slot
+(``server.store.redis_channels``). After a lost connection a contest's listener subscribes again and tells the
+contest (a notification may have been lost meanwhile).
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import logging
 import uuid
-from collections.abc import Awaitable, Callable
-from typing import Any
 
 import msgspec
-from redis.asyncio import Redis
-from redis.asyncio.client import PubSub
 
 from protocol.codec import decode, encode
+from server.store.port import UnavailableError
 from server.store.presence import TTL, Changed, Here
 from server.store.redis import _NOW_MS, RedisStore, _bytes, _key
 
 log = logging.getLogger(__name__)
 
 WAIT = 0.5
-"""Seconds a listener waits for a message before it looks for contests to (un)subscribe."""
+"""Seconds a listener waits for its subscription to be confirmed before it reads the board anyway."""
 
 _SHARE = (
     _NOW_MS
@@ -75,19 +73,9 @@ return others
 """
 )
 
-_PREFIX = "agon:{"
-_SUFFIX = "}:presence:notify"
-
 
 def _channel(contest: str) -> str:
     return _key(contest, "presence:notify")
-
-
-def _contest_of(channel: object) -> str | None:
-    name = _bytes(channel).decode()
-    if name.startswith(_PREFIX) and name.endswith(_SUFFIX):
-        return name[len(_PREFIX) : -len(_SUFFIX)]
-    return None
 
 
 class RedisBoard:
@@ -98,9 +86,7 @@ class RedisBoard:
         self._on_change = on_change
         self._lasts_ms = max(1, int(ttl * 1000))
         self._script = store._client.register_script(_SHARE)
-        self._listening: set[str] = set()
-        self._shared: _Listener | None = None  # on one server: one connection for every contest
-        self._by_contest: dict[str, _Listener] = {}  # in a cluster: one per contest, to its slot's node
+        self._listening: dict[str, asyncio.Task[None]] = {}  # each contest listened to, by its listener
         self._closed = False
 
     async def _call(self, contest: str, mode: str, entry: bytes = b"") -> list[Here]:
@@ -127,30 +113,37 @@ class RedisBoard:
     def listen(self, contest: str) -> None:
         if self._closed or contest in self._listening:
             return
-        self._listening.add(contest)
-        if self._store._cluster is not None:
-            self._by_contest[contest] = _Listener(self, {contest}, self._node_for(contest))
-            return
-        if self._shared is None:
-            self._shared = _Listener(self, set(), self._server)
-        self._shared.add(contest)
+        listener = asyncio.get_running_loop().create_task(self._listen(contest), name="agon-presence-listener")
+        self._listening[contest] = listener
 
     def unlisten(self, contest: str) -> None:
-        self._listening.discard(contest)
-        listener = self._by_contest.pop(contest, None)
+        listener = self._listening.pop(contest, None)
         if listener is not None:
-            listener.stop()
-        if self._shared is not None:
-            self._shared.remove(contest)
+            listener.cancel()
 
-    async def _server(self) -> tuple[Redis, bool]:
-        return self._store._listeners, False  # the store's listening client: each pub/sub takes a connection
+    async def _listen(self, contest: str) -> None:
+        """Hear the contest's presence channel for as long as it is listened to."""
+        backoff = 0.05
+        while contest in self._listening and not self.stopped:
+            try:
+                channels = await self._store._channels_for(contest)
+                heard = await channels.join(_channel(contest), WAIT, functools.partial(self._message, contest))
+            except UnavailableError as error:
+                log.info("presence listener of %s lost redis, again in %.2fs: %s", contest, backoff, error)
+                await asyncio.sleep(backoff)
+                backoff = min(backoff * 2, 1.0)
+                continue
+            try:
+                backoff = 0.05
+                self._told(contest)  # listening now: read what may have changed before
+                lost = await heard.lost()
+                log.info("presence listener of %s lost redis: %s", contest, lost)
+            finally:
+                channels.leave(heard)
 
-    def _node_for(self, contest: str) -> Callable[[], Awaitable[tuple[Redis, bool]]]:
-        async def connect() -> tuple[Redis, bool]:
-            return await self._store._listeners_for(contest), True
-
-        return connect
+    def _message(self, contest: str, data: bytes) -> None:
+        if data.decode(errors="replace") != self.process:
+            self._told(contest)
 
     def _told(self, contest: str) -> None:
         if contest in self._listening and not self._closed:
@@ -162,102 +155,8 @@ class RedisBoard:
 
     async def close(self) -> None:
         self._closed = True
+        listeners = list(self._listening.values())
         self._listening.clear()
-        listeners = [*self._by_contest.values(), *([self._shared] if self._shared is not None else [])]
-        self._by_contest.clear()
-        self._shared = None
         for listener in listeners:
-            listener.stop()
-        for listener in listeners:
-            await listener.finished()
-
-
-class _Listener:
-    """One pub/sub connection listening to the presence channels of ``contests``."""
-
-    def __init__(
-        self, board: RedisBoard, contests: set[str], connect: Callable[[], Awaitable[tuple[Redis, bool]]]
-    ) -> None:
-        self._board = board
-        self.contests = contests
-        self._connect = connect
-        self._wake = asyncio.Event()
-        self._stopped = False
-        self._task = asyncio.get_running_loop().create_task(self._run(), name="agon-presence-listener")
-
-    def add(self, contest: str) -> None:
-        self.contests.add(contest)
-        self._wake.set()
-
-    def remove(self, contest: str) -> None:
-        self.contests.discard(contest)
-
-    def stop(self) -> None:
-        self._stopped = True
-        self._wake.set()
-        self._task.cancel()
-
-    async def finished(self) -> None:
-        with contextlib.suppress(asyncio.CancelledError, Exception):
-            await self._task
-
-    async def _run(self) -> None:
-        backoff = 0.05
-        while not (self._stopped or self._board.stopped):
-            client: Redis | None = None
-            owned = False
-            pubsub: PubSub | None = None
-            try:
-                client, owned = await self._connect()
-                pubsub = client.pubsub()
-                await self._listen(pubsub)
-            except asyncio.CancelledError:
-                raise
-            except Exception as error:
-                if self._stopped or self._board.stopped:
-                    return
-                log.info("presence listener lost redis, again in %.2fs: %s", backoff, error)
-                await asyncio.sleep(backoff)
-                backoff = min(backoff * 2, 1.0)
-            finally:
-                if pubsub is not None:
-                    with contextlib.suppress(Exception):
-                        await pubsub.aclose()  # type: ignore[no-untyped-call]
-                if owned and client is not None:
-                    self._board._store._node_listeners.discard(client)
-                    with contextlib.suppress(Exception):
-                        await client.aclose()
-
-    async def _listen(self, pubsub: PubSub) -> None:
-        sharded = await self._board._store._sharded_pubsub()
-        subscribed: set[str] = set()
-        while not (self._stopped or self._board.stopped):
-            self._wake.clear()
-            wanted = set(self.contests)
-            adding = [_channel(c) for c in wanted - subscribed]
-            dropping = [_channel(c) for c in subscribed - wanted]
-            if adding:
-                await (pubsub.ssubscribe(*adding) if sharded else pubsub.subscribe(*adding))
-            if dropping:
-                await (pubsub.sunsubscribe(*dropping) if sharded else pubsub.unsubscribe(*dropping))
-            subscribed = wanted
-            if not subscribed:
-                await self._wake.wait()
-                continue
-            message = await pubsub.get_message(timeout=WAIT)
-            if message is not None:
-                self._take(message, subscribed)
-
-    def _take(self, message: dict[str, Any], subscribed: set[str]) -> None:
-        kind = str(message["type"])
-        contest = _contest_of(message["channel"])
-        if contest is None:
-            return
-        if kind in ("subscribe", "ssubscribe"):
-            self._board._told(contest)  # listening now: read what may have changed before
-        elif kind in ("message", "smessage"):
-            if _bytes(message["data"]).decode() != self._board.process:
-                self._board._told(contest)
-        elif kind in ("unsubscribe", "sunsubscribe") and contest in subscribed:
-            # The server dropped a subscription this listener still wants (in a cluster, the slot moved).
-            raise ConnectionError(f"the presence subscription of {contest} was dropped")
+            listener.cancel()
+        await asyncio.gather(*listeners, return_exceptions=True)

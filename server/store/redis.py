@@ -24,7 +24,9 @@ slots again and listens on the new owner.
 
 Pub/sub is at-most-once, so a notification only says "read now": tailing readers always read the stream
 itself, on start, on any notification newer than what they have, after every reconnect, and every
-``poll`` seconds. They can therefore be late, but never skip or repeat a version.
+``poll`` seconds. They can therefore be late, but never skip or repeat a version. Every tail of a store listens on
+one pub/sub connection to the server (in a cluster, one to each node), not on one of its own
+(``server.store.redis_channels``).
 
 An append is published only when a store other than the appending one lists itself as listening: a store's
 own appends reach its own readers without Redis (they are published from the append), and reading back a
@@ -41,12 +43,11 @@ import contextlib
 import functools
 import logging
 import uuid
-from collections.abc import AsyncIterator, Callable, Iterator, Sequence
+from collections.abc import AsyncIterator, Callable, Sequence
 from typing import Any
 from urllib.parse import unquote, urlsplit
 
 from redis.asyncio import Redis, RedisCluster
-from redis.asyncio.client import PubSub
 from redis.asyncio.cluster import ClusterNode
 from redis.asyncio.retry import Retry
 from redis.backoff import NoBackoff
@@ -71,16 +72,10 @@ from server.store.port import (
     is_sibling,
 )
 from server.store.readiness import Credentials, Shard, cluster_ready, redis_ready
+from server.store.redis_channels import Channels, Heard
 from server.store.redis_line import ScriptLine
 
 log = logging.getLogger(__name__)
-
-_Filter = Callable[[str, Any], bool]
-"""Picks a pub/sub message by its type and data."""
-
-DROPPED = frozenset({"sunsubscribe", "unsubscribe"})
-"""Pub/sub messages saying the subscription ended. A reader never unsubscribes (it closes), so these come
-from the server: a master that gives up a slot drops the sharded subscribers of its channels."""
 
 LISTING = 30.0
 """For how many seconds (at least; three poll intervals if longer) a tail's listing lasts unless renewed: a
@@ -262,17 +257,34 @@ def _redacted(url: str) -> str:
     return parts._replace(netloc=parts.netloc.rpartition("@")[2]).geturl()
 
 
+COMMANDS = 64
+"""The most commands a store has in flight at once; more wait their turn. A process may ask about hundreds of
+contests at once (a crowd's welcomes after a restart, every contest's presence at a heartbeat): each command in
+flight holds a connection, and redis-py's pools refuse a connection past their size (100 by default) at once."""
+
+
 class RedisStore(EventStore):
     """``poll``: how often tailing readers re-read without a notification. ``sharded_pubsub``: use
     SPUBLISH/SSUBSCRIBE (True) or PUBLISH/SUBSCRIBE (False); None asks the server (sharded from Redis 7).
     Every store talking to one server must make the same choice, which detection guarantees. ``timeout``:
-    how many seconds a command waits for Redis's answer before the store calls Redis unavailable."""
+    how many seconds a command waits for Redis's answer before the store calls Redis unavailable. ``commands``:
+    how many commands may be in flight at once (``COMMANDS``).
+
+    Connections to Redis (to each node of a cluster): up to ``commands`` for commands, one for appends (on one
+    server), and one on which every tail listens (``server.store.redis_channels``)."""
 
     def __init__(
-        self, url: str, *, poll: float = 1.0, sharded_pubsub: bool | None = None, timeout: float = 10.0
+        self,
+        url: str,
+        *,
+        poll: float = 1.0,
+        sharded_pubsub: bool | None = None,
+        timeout: float = 10.0,
+        commands: int = COMMANDS,
     ) -> None:
         self._url = _redacted(url)
         self._poll = poll
+        self._commands = asyncio.Semaphore(commands)
         self._cluster: RedisCluster | None = None
         self._login = Credentials()  # a cluster's: every connection to one of its nodes logs in as it
         self._client: Redis | RedisCluster
@@ -284,6 +296,7 @@ class RedisStore(EventStore):
                 password=self._login.password,
                 socket_connect_timeout=5,
                 socket_timeout=timeout,
+                max_connections=2 * commands,  # to each node: never reached, commands wait their turn first
             )
             self._client = self._cluster
             self._listeners = Redis()  # unused: each tail listens on the node owning its contest's slot
@@ -295,6 +308,7 @@ class RedisStore(EventStore):
                 socket_connect_timeout=5,
                 socket_timeout=timeout,
                 retry=Retry(NoBackoff(), 1, supported_errors=(RedisConnectionError,)),
+                max_connections=2 * commands,  # never reached: commands wait their turn first
             )
             # Listeners get no silent retry: a dropped connection must surface so the reader catches up.
             self._listeners = Redis.from_url(url, socket_connect_timeout=5, retry=Retry(NoBackoff(), 0))
@@ -305,7 +319,8 @@ class RedisStore(EventStore):
         self._name = uuid.uuid4().hex  # how this store's tails are listed, and how its appends name it
         self._listing_ms = int(1000 * max(LISTING, 3 * poll))
         self._listed_tails: collections.Counter[tuple[str, str]] = collections.Counter()  # (contest, name)
-        self._node_listeners: set[Redis] = set()  # in a cluster, each tail's connection to its slot's owner
+        self._channels: Channels | None = None  # on one server: every tail's notifications, on one connection
+        self._node_channels: dict[tuple[str, int], Channels] = {}  # in a cluster: the same, one a node
         self._snapshot_script = self._client.register_script(_SAVE_SNAPSHOT)
         self._sharded = sharded_pubsub
         self._closed = False
@@ -315,20 +330,23 @@ class RedisStore(EventStore):
 
     @contextlib.asynccontextmanager
     async def _reachable(self) -> AsyncIterator[None]:
+        """Around a command (one of ``COMMANDS`` in flight at once): a lost or refusing Redis raises
+        ``UnavailableError``."""
         if self._closed:
             raise UnavailableError("store is closed")
-        try:
-            if self._cluster is not None and not self._initialized:
-                # Learn the slots once before any command: concurrent first commands would each do it.
-                async with self._initializing:
-                    if not self._initialized:
-                        await self._cluster.initialize()  # the first time; later (a no-op then) ask again:
-                        await self._cluster.nodes_manager.initialize()
-                        self._initialized = True
-            yield
-        except (RedisConnectionError, RedisTimeoutError, ClusterError, RedisClusterException, OSError) as error:
-            self._initialized = False  # in a cluster: learn the slots again next time (a failover may move them)
-            raise UnavailableError(f"redis {self._url}: {error}") from error
+        async with self._commands:
+            try:
+                if self._cluster is not None and not self._initialized:
+                    # Learn the slots once before any command: concurrent first commands would each do it.
+                    async with self._initializing:
+                        if not self._initialized:
+                            await self._cluster.initialize()  # the first time; later (a no-op then) ask again:
+                            await self._cluster.nodes_manager.initialize()
+                            self._initialized = True
+                yield
+            except (RedisConnectionError, RedisTimeoutError, ClusterError, RedisClusterException, OSError) as error:
+                self._initialized = False  # in a cluster: learn the slots again next time (a failover may move them)
+                raise UnavailableError(f"redis {self._url}: {error}") from error
 
     async def _sharded_pubsub(self) -> bool:
         """Whether the server has sharded pub/sub (SPUBLISH/SSUBSCRIBE, Redis >= 7)."""
@@ -447,10 +465,11 @@ class RedisStore(EventStore):
         loop = asyncio.get_running_loop()
         reconnected = False
         while not self._closed:
-            listeners = await self._listeners_for(contest)
-            pubsub = listeners.pubsub()
+            channels: Channels | None = None
+            heard: Heard | None = None
             try:
-                await self._listen(pubsub, _key(contest, "notify"))
+                channels = await self._channels_for(contest)
+                heard = await channels.join(_key(contest, "notify"), self._poll)
                 await self._list(contest, name, self._listing_ms)  # listening first: then listed, then reading
                 listed = loop.time()
                 if reconnected:  # a Redis restarted from a cut file, or a replica promoted, may be behind
@@ -466,7 +485,7 @@ class RedisStore(EventStore):
                         yield record
                     backoff = 0.05
                     if len(batch) < PAGE:
-                        await self._wait(pubsub, functools.partial(_newest, after, known))
+                        await heard.wait(functools.partial(_newest, after, known), self._poll)
                     if loop.time() - listed >= self._listing_ms / 3000:
                         await self._list(contest, name, self._listing_ms)
                         listed = loop.time()
@@ -478,18 +497,36 @@ class RedisStore(EventStore):
                 await asyncio.sleep(backoff)
                 backoff = min(backoff * 2, self._poll)
             finally:
-                with contextlib.suppress(Exception):
-                    await pubsub.aclose()  # type: ignore[no-untyped-call]
-                if listeners is not self._listeners:
-                    self._node_listeners.discard(listeners)
-                    with contextlib.suppress(Exception):
-                        await listeners.aclose()
+                if channels is not None and heard is not None:
+                    channels.leave(heard)
 
-    async def _listeners_for(self, contest: str) -> Redis:
-        """The connection to listen on: the server, or in a cluster the node now owning the contest's slot
-        (asked again after every lost connection, so a failover moves the listener with the slot)."""
+    async def _channels_for(self, contest: str) -> Channels:
+        """Where a tail of ``contest`` listens: the server's channels, or in a cluster those of the node now owning
+        the contest's slot (asked again after every lost connection, so a failover moves the tail with the slot)."""
+        if self._cluster is None:
+            if self._channels is None:
+                self._channels = Channels(self._url, self._listeners, self._sharded_pubsub)
+            return self._channels
+        host, port = await self._node_of(contest)
+        channels = self._node_channels.get((host, port))
+        if channels is None:
+            client = self._login.node(host, port, socket_connect_timeout=5, retry=Retry(NoBackoff(), 0))
+            channels = Channels(f"{host}:{port}", client, self._sharded_pubsub, lambda error: self._relearn())
+            self._node_channels[host, port] = channels
+        return channels
+
+    async def _node_client(self, contest: str) -> Redis:
+        """A client of the server, or in a cluster a new one of the node now owning the contest's slot (for its
+        caller to close)."""
         if self._cluster is None:
             return self._listeners
+        host, port = await self._node_of(contest)
+        return self._login.node(host, port, socket_connect_timeout=5, retry=Retry(NoBackoff(), 0))
+
+    async def _node_of(self, contest: str) -> tuple[str, int]:
+        """In a cluster, the node owning the contest's slot, as this process knows it (the slots learnt again
+        after a lost connection)."""
+        assert self._cluster is not None
         async with self._reachable():
             pass  # the slots are known (learnt again after a lost connection)
         try:
@@ -498,11 +535,7 @@ class RedisStore(EventStore):
             node = None
         if node is None:
             raise UnavailableError(f"redis {self._url}: no node serves the slot of {contest}")
-        listeners = self._login.node(
-            str(node.host), int(node.port), socket_connect_timeout=5, retry=Retry(NoBackoff(), 0)
-        )
-        self._node_listeners.add(listeners)  # close() closes it, which ends the tail's wait at once
-        return listeners
+        return str(node.host), int(node.port)
 
     async def _list(self, contest: str, name: str, ms: int) -> None:
         """List ``name`` as listening to ``contest`` for ``ms`` more milliseconds (0: unlist it)."""
@@ -526,50 +559,6 @@ class RedisStore(EventStore):
     def reachable(self) -> contextlib.AbstractAsyncContextManager[None]:
         """Around a command: a lost or refusing Redis raises ``UnavailableError``."""
         return self._reachable()
-
-    async def _listen(self, pubsub: PubSub, channel: str) -> None:
-        """Subscribe and wait (up to one poll interval) for the server to confirm it."""
-        sharded = await self._sharded_pubsub()
-        async with self._reachable():
-            with self._slot_kept():
-                if sharded:
-                    await pubsub.ssubscribe(channel)
-                else:
-                    await pubsub.subscribe(channel)
-        await self._next_message(pubsub, lambda kind, _: kind in ("subscribe", "ssubscribe"))
-
-    async def _wait(self, pubsub: PubSub, after: Callable[[], int]) -> None:
-        """Return on a notification of a version past ``after()``, or after one poll interval."""
-        await self._next_message(
-            pubsub, lambda kind, data: kind in ("message", "smessage") and _head_in(data) > after()
-        )
-
-    async def _next_message(self, pubsub: PubSub, wanted: _Filter) -> None:
-        loop = asyncio.get_running_loop()
-        deadline = loop.time() + self._poll
-        while (left := deadline - loop.time()) > 0:
-            async with self._reachable():
-                with self._slot_kept():
-                    message = await pubsub.get_message(timeout=left)
-            kind = "" if message is None else str(message["type"])
-            if kind in DROPPED:
-                # The server ended the subscription: in a cluster, the contest's slot moved to another master.
-                self._initialized = False
-                raise UnavailableError(f"redis {self._url}: the subscription was dropped (the slot moved)")
-            if message is not None and wanted(kind, message["data"]):
-                return
-
-    @contextlib.contextmanager
-    def _slot_kept(self) -> Iterator[None]:
-        """A listener asking a master that no longer owns the slot (MOVED, ASK, CLUSTERDOWN) learns the slots
-        again and listens on the new owner."""
-        try:
-            yield
-        except ResponseError as error:
-            if self._cluster is None:
-                raise
-            self._initialized = False
-            raise UnavailableError(f"redis {self._url}: {error}") from error
 
     async def save_snapshot(self, contest: str, snapshot: Snapshot) -> None:
         async with self._reachable():
@@ -634,7 +623,7 @@ class RedisStore(EventStore):
 
     async def remove(self, contest: str) -> None:
         pattern = _key(contest, "*")
-        server = await self._listeners_for(contest)  # in a cluster: the node owning the contest's slot
+        server = await self._node_client(contest)  # in a cluster: the node owning the contest's slot
         async with self._reachable():
             try:
                 keys = [key async for key in server.scan_iter(match=pattern)]
@@ -683,8 +672,11 @@ class RedisStore(EventStore):
                     await self._list_script(keys=[_key(contest, "listeners")], args=[name, 0])
         if self._line is not None:
             await self._line.close()
-        for listeners in (self._listeners, *self._node_listeners):  # a tail waiting on one ends now
-            await listeners.aclose()
+        for channels in (*([self._channels] if self._channels is not None else []), *self._node_channels.values()):
+            await channels.close()  # a tail waiting on one ends now
+            if channels.client is not self._listeners:
+                await channels.client.aclose()
+        await self._listeners.aclose()
         await self._client.aclose()
 
 
@@ -714,11 +706,3 @@ async def _durability_of(
             f"redis {name}: appendfsync is {appendfsync}: a crash of the host can lose acknowledged events; {advice}"
         ]
     return []
-
-
-def _head_in(data: object) -> int:
-    """The version a notification carries (-1 if it is not one)."""
-    try:
-        return int(_bytes(data))
-    except (TypeError, ValueError):
-        return -1

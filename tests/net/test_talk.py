@@ -321,3 +321,41 @@ async def test_talk_is_kept_outside_the_contests_log_and_listing(start: Start) -
     assert await store.head(table.contest) == head
     assert await store.contests() == [table.contest]
     await table.close()
+
+
+async def test_talk_reaches_another_server_following_more_tables_than_a_redis_pool_holds(
+    start: Start, redis_url: str
+) -> None:
+    """A server whose followers watch 130 tables tails 260 streams on Redis (each table's log and its talk), more
+    than redis-py's default pool of 100 connections: each table's talk still reaches it from the other server."""
+    first_store, second_store = RedisStore(redis_url), RedisStore(redis_url)
+    tables, per_connection = 130, 50  # a connection follows 64 contests at most
+    busy = {"rate": 1000.0, "burst": 1000.0}
+    try:
+        first = await start(
+            first_store,
+            **busy,
+            create_rate=1000.0,
+            create_burst=1000.0,
+            create_rate_address=1000.0,
+            create_burst_address=1000.0,
+        )
+        second = await start(second_store, **busy)
+        gms = [await AgonClient.connect(first.ws_url) for _ in range(0, tables, per_connection)]
+        watchers = [await AgonClient.connect(second.ws_url) for _ in range(0, tables, per_connection)]
+        tag = uuid.uuid4().hex[:8]
+        at: dict[str, tuple[AgonClient, AgonClient]] = {}  # each table's GM (first server) and watcher (second)
+        for i in range(tables):
+            gm, watcher = gms[i // per_connection], watchers[i // per_connection]
+            created = await gm.create(talk_table(spectators=True, contest=f"crowd-{tag}-{i}"))
+            await gm.follow(created.contest, created.invitations.gm)
+            await watcher.follow(created.contest, created.invitations.spectator)
+            at[created.contest] = (gm, watcher)
+        said = {contest: await gm.say(contest, f"to {contest}") for contest, (gm, _) in at.items()}
+        heard = {contest: await watcher.next_line(contest, after=0, timeout=10) for contest, (_, watcher) in at.items()}
+        assert heard == said
+        for client in (*gms, *watchers):
+            await client.close()
+    finally:
+        for store in (first_store, second_store):
+            await store.close()

@@ -63,15 +63,6 @@ class Stores:
 
 
 @pytest.fixture
-async def stores(spec: str) -> AsyncIterator[Stores]:
-    opened = Stores(spec)
-    try:
-        yield opened
-    finally:
-        await opened.close()
-
-
-@pytest.fixture
 def store(stores: Stores) -> EventStore:
     return stores.open()
 

@@ -1,0 +1,114 @@
+"""A process with many contests on Redis: more at once than a client library's default connection pool holds.
+
+redis-py's asyncio pools hold at most 100 connections unless told otherwise, and refuse the 101st at once ("Too many
+connections"). A process following a few hundred contests keeps a listening connection for each contest it tails
+on one server, and may ask Redis about hundreds of contests at once: a presence heartbeat, a reconnecting crowd's
+welcomes. Neither may fail for the count alone.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import uuid
+from collections.abc import AsyncIterator
+
+import pytest
+from redis.asyncio import Redis
+
+from server.store import Record
+from server.store.port import sibling
+from tests.store.test_contract import Stores, rec
+
+CROWD = 400
+"""Contests at once: well past redis-py's default pool of 100 connections (in a cluster of 3, on each node)."""
+
+HEARD = 15.0
+"""Seconds within which every tail hears the append (a notification, or at worst a few poll intervals)."""
+
+
+def _contests() -> list[str]:
+    """Streams of as many contests: their talk streams (siblings, which no listing of contests shows)."""
+    tag = uuid.uuid4().hex[:8]
+    return [sibling(f"crowd-{tag}-{i}", "talk") for i in range(CROWD)]
+
+
+@pytest.mark.parametrize("spec", ["redis", "redis-cluster"], indirect=True)
+async def test_a_burst_of_requests_past_the_pool_is_answered_not_refused(stores: Stores) -> None:
+    store = stores.open()
+    contests = _contests()
+    await asyncio.gather(*(store.append(c, [rec(1)], 0) for c in contests))
+    heads = await asyncio.gather(*(store.head(c) for c in contests), return_exceptions=True)
+    assert [h for h in heads if not isinstance(h, int)] == []
+    assert heads == [1] * CROWD
+
+
+@pytest.mark.parametrize("spec", ["redis", "redis-cluster"], indirect=True)
+async def test_a_process_tailing_hundreds_of_contests_hears_each_of_them_on_one_connection_a_node(
+    stores: Stores, spec: str
+) -> None:
+    tailing, appending = stores.open(), stores.open()
+    contests = _contests()
+    heard = {contest: asyncio.Event() for contest in contests}
+    listening_before = await _listening(spec)
+    tails = [asyncio.create_task(_follow(tailing.subscribe(c), heard[c])) for c in contests]
+    waits: list[asyncio.Task[bool]] = []
+    try:
+        await asyncio.sleep(1.0)  # every tail listening (and each goes on listening to the end)
+        added = {node: count - listening_before.get(node, 0) for node, count in (await _listening(spec)).items()}
+        # one on the server; in a cluster one on each primary (a replica holds none: a slot's owner notifies)
+        assert set(added.values()) <= {0, 1} and 1 in added.values(), f"listening connections opened: {added}"
+        for contest in contests:
+            await appending.append(contest, [rec(1)], 0)
+        waits = [asyncio.create_task(event.wait()) for event in heard.values()]
+        await asyncio.wait(waits, timeout=HEARD)
+        deaf = [c for c, event in heard.items() if not event.is_set()]
+        assert deaf == [], f"{len(deaf)} of {CROWD} tails heard nothing within {HEARD:g} s"
+    finally:
+        for task in [*tails, *waits]:
+            task.cancel()
+        await asyncio.gather(*tails, *waits, return_exceptions=True)
+
+
+async def _listening(spec: str) -> dict[str, int]:
+    """The pub/sub connections each server (each node of a cluster) holds."""
+    urls = spec.removeprefix("redis-cluster://").split(",") if spec.startswith("redis-cluster://") else [spec]
+    counts: dict[str, int] = {}
+    for url in urls:
+        admin = Redis.from_url(url if "://" in url else f"redis://{url}")
+        try:
+            clients = await admin.client_list()
+        finally:
+            await admin.aclose()
+        counts[url] = sum(1 for client in clients if "P" in str(client.get("flags", "")))
+    return counts
+
+
+async def _follow(tail: AsyncIterator[Record], heard: asyncio.Event, version: int = 1) -> None:
+    """Read the tail for as long as the test lasts, telling when the record of ``version`` came."""
+    async for record in tail:
+        assert record.version == version
+        heard.set()
+
+
+@pytest.mark.parametrize("spec", ["redis", "redis-cluster"], indirect=True)
+async def test_tails_that_stop_and_start_again_on_one_connection_hear_what_comes_next(stores: Stores) -> None:
+    """Tails come and go on the shared connection (a viewer leaves a table, another sits down): a channel left
+    and joined again at once is still heard, and so is every other."""
+    tailing, appending = stores.open(), stores.open()
+    contests = _contests()[:40]
+    for version in (1, 2, 3):
+        heard = {contest: asyncio.Event() for contest in contests}
+        tails = [
+            asyncio.create_task(_follow(tailing.subscribe(c, after=version - 1), heard[c], version)) for c in contests
+        ]
+        try:
+            await asyncio.sleep(0.3)
+            for contest in contests:
+                await appending.append(contest, [rec(version)], version - 1)
+            async with asyncio.timeout(HEARD):
+                for event in heard.values():
+                    await event.wait()
+        finally:
+            for task in tails:
+                task.cancel()
+            await asyncio.gather(*tails, return_exceptions=True)
