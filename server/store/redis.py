@@ -510,7 +510,7 @@ class RedisStore(EventStore):
         host, port = await self._node_of(contest)
         channels = self._node_channels.get((host, port))
         if channels is None:
-            client = self._login.node(host, port, socket_connect_timeout=5, retry=Retry(NoBackoff(), 0))
+            client = self._node(host, port)
             channels = Channels(f"{host}:{port}", client, self._sharded_pubsub, lambda error: self._relearn())
             self._node_channels[host, port] = channels
         return channels
@@ -520,7 +520,10 @@ class RedisStore(EventStore):
         caller to close)."""
         if self._cluster is None:
             return self._listeners
-        host, port = await self._node_of(contest)
+        return self._node(*await self._node_of(contest))
+
+    def _node(self, host: str, port: int) -> Redis:
+        """A new client of one node of the cluster, without silent retries (a lost connection must surface)."""
         return self._login.node(host, port, socket_connect_timeout=5, retry=Retry(NoBackoff(), 0))
 
     async def _node_of(self, contest: str) -> tuple[str, int]:
@@ -672,7 +675,9 @@ class RedisStore(EventStore):
                     await self._list_script(keys=[_key(contest, "listeners")], args=[name, 0])
         if self._line is not None:
             await self._line.close()
-        for channels in (*([self._channels] if self._channels is not None else []), *self._node_channels.values()):
+        for channels in (self._channels, *self._node_channels.values()):
+            if channels is None:
+                continue
             await channels.close()  # a tail waiting on one ends now
             if channels.client is not self._listeners:
                 await channels.client.aclose()
