@@ -151,6 +151,7 @@ class ClusterFeed:
         self._generations: dict[str, int] = {}
         self._seats: Sequence[Seat] = ()
         self._waiters = Waiters()
+        self._untold: set[int] = set()  # viewers being attached that no frame has reached yet
         # while hosting:
         self._outboxes: dict[str, Outbox] = {}
         self._sequences: dict[str, Iterator[int]] = {}  # each relay's next message numbers, while hosting
@@ -209,6 +210,7 @@ class ClusterFeed:
         viewer = self._viewers.get(follower) or _Viewer(next(self._numbers), actor, role, generation)
         viewer.actor, viewer.role, viewer.generation = actor, role, generation
         self._attaching += 1
+        self._untold.add(viewer.number)
         try:
             unheard = _Patience(self.bus.lapse)
             while True:
@@ -229,14 +231,13 @@ class ClusterFeed:
                     if await unheard.wait():
                         await self.elect()
                         continue
-                    self._forget(follower)
-                    raise Refused(errors.UNAVAILABLE, "the process hosting this contest is away: try again") from None
+                    self._unanswered(follower, viewer, "the process hosting this contest is away: try again")
+                    return
                 except TimeoutError:
                     if self._host == host and self._local is None:
-                        self._forget(follower)
-                        raise Refused(
-                            errors.UNAVAILABLE, "the process hosting this contest does not answer: try again"
-                        ) from None
+                        why = "the process hosting this contest does not answer: try again"
+                        self._unanswered(follower, viewer, why)
+                        return
                     continue  # the host changed meanwhile: ask the new one
                 if answer.code:
                     self._forget(follower)
@@ -244,6 +245,16 @@ class ClusterFeed:
                 return
         finally:
             self._attaching -= 1
+            self._untold.discard(viewer.number)
+
+    def _unanswered(self, follower: Follower, viewer: _Viewer, why: str) -> None:
+        """The host never answered an attach: refused (``store/unavailable``, the client tries again) if nothing
+        reached the viewer, else kept — its welcome came, so it follows the contest, and the next host the relay
+        finds attaches it again from the version it holds (a follow is answered by a welcome or by an error,
+        never by both)."""
+        if viewer.number in self._untold:
+            self._forget(follower)
+            raise Refused(errors.UNAVAILABLE, why)
 
     async def _ask(self, viewer: _Viewer, after: int | None) -> Answer:
         """Ask the host to attach ``viewer``; its frames may arrive before the answer."""
@@ -551,6 +562,9 @@ class ClusterFeed:
                 follower = by_number.get(number)
                 if follower is not None:
                     follower.send(frame)
+        if self._untold:
+            for numbers, _ in message.frames:
+                self._untold.difference_update(numbers)
         for number in message.dropped:
             follower = by_number.get(number)
             if follower is not None:

@@ -397,12 +397,15 @@ class Connection:
         if claims.gen > feed.generation(claims.seat):
             # A link newer than this process's feed: its re-issue is stored, the feed has not read it yet.
             await feed.reached(await self._ctx.service.head(contest), self._ctx.settings.ack_wait)
+        # The talk feed first: once the welcome is sent the follow may no longer be refused (a follow is answered
+        # by a welcome or by an error, never by both), and starting the talk feed reads the store.
+        talk_feed = await self._ctx.talk.feed(contest)
         await feed.attach(self, actor, claims.role, after, claims.gen, budget)
         if self._closing:
             feed.detach(self)
             return
-        try:
-            talk_feed = await self._ctx.talk.feed(contest)  # running already: its lines follow the welcome at once
+        try:  # the same one, running (no wait), unless it stopped meanwhile: its lines follow the welcome at once
+            talk_feed = await self._ctx.talk.feed(contest)
         except BaseException:
             feed.detach(self)
             raise

@@ -8,12 +8,14 @@ import asyncio
 import time
 from collections.abc import Callable
 
+import msgspec
+
 from clients.python.client import AgonClient
 from protocol.events import Declare
 from protocol.messages import Follow
 from protocol.rulesets import extended as x
 from server.feed.relay import ClusterFeed
-from server.feed.relay_wire import Frames, decoder
+from server.feed.relay_wire import Frames, decoder, encoder
 from server.net.app import AgonServer
 from server.store.redis import RedisStore
 from server.store.redis_bus import ALIVE
@@ -25,6 +27,23 @@ from tests.net.test_server import open_duel
 
 async def two_processes(start: Start, redis_url: str) -> tuple[AgonServer, AgonServer]:
     return await start(RedisStore(redis_url)), await start(RedisStore(redis_url))
+
+
+def on_the_way(host: AgonServer, rewrite: Callable[[Frames], Frames | None]) -> None:
+    """Every ``frames`` message ``host`` sends a relay from now on goes through ``rewrite`` (None: lost)."""
+    bus = host.backend.hub.relays.bus  # type: ignore[union-attr]
+    sent = bus.post
+
+    async def posting(process: str, data: bytes) -> int:
+        message = decoder.decode(data)
+        if isinstance(message, Frames):
+            rewritten = rewrite(message)
+            if rewritten is None:
+                return 1
+            data = encoder.encode(rewritten)
+        return await sent(process, data)
+
+    bus.post = posting  # type: ignore[method-assign]
 
 
 def cluster_feed(server: AgonServer, contest: str) -> ClusterFeed:
@@ -75,18 +94,15 @@ async def test_frames_lost_on_the_way_are_noticed_and_the_relays_viewers_attache
     ann = await AgonClient.connect(relay.ws_url, follow=[Follow(contest, created.invitations.seats["ann"])])
     welcomes = len(ann.mirrors[contest].welcomes)
     # The next message from the host to the relay is lost (pub/sub delivers at most once).
-    bus = host.backend.hub.relays.bus  # type: ignore[union-attr]
-    sent = bus.post
     lost: list[int] = []
 
-    async def losing(process: str, data: bytes) -> int:
-        message = decoder.decode(data)
-        if isinstance(message, Frames) and message.frames and not lost:
+    def losing(message: Frames) -> Frames | None:
+        if message.frames and not lost:
             lost.append(message.version)
-            return 1
-        return await sent(process, data)
+            return None
+        return message
 
-    bus.post = losing  # type: ignore[method-assign]
+    on_the_way(host, losing)
     first = await gm.command(contest, gm_adjust(-1, "lost on the way"))
     second = await gm.command(contest, gm_adjust(-1, "noticed"))
     assert lost == [first.version]
@@ -96,6 +112,37 @@ async def test_frames_lost_on_the_way_are_noticed_and_the_relays_viewers_attache
     fresh = await AgonClient.connect(host.ws_url, follow=[Follow(contest, created.invitations.seats["ann"])])
     assert fresh.mirrors[contest].doc == mirror.doc
     for client in (gm, ann, fresh):
+        await client.close()
+
+
+async def test_a_follow_whose_welcome_came_but_not_the_hosts_answer_is_followed_not_refused(
+    start: Start, redis_url: str
+) -> None:
+    """The host attaches a relay's viewer and sends its welcome, and the answer to the relay is lost (the host
+    dies, or the message goes astray): the viewer was welcomed, so it follows the contest. Refusing it after
+    its welcome would leave a client sure it follows a contest its connection does not."""
+    host = await start(RedisStore(redis_url))
+    relay = await start(RedisStore(redis_url), ack_wait=0.5)
+    gm, created = await open_duel(host)
+    contest = created.contest
+    withheld: list[int] = []
+
+    def withholding(message: Frames) -> Frames | None:
+        if message.answers and not withheld:
+            withheld.extend(answer.follower for answer in message.answers)
+            return msgspec.structs.replace(message, answers=[])
+        return message
+
+    on_the_way(host, withholding)
+    ann = await AgonClient.connect(relay.ws_url, follow=[Follow(contest, created.invitations.seats["ann"])])
+    assert withheld
+    await asyncio.sleep(1.0)  # past the relay's wait for the answer
+    acked = await ann.command(contest, Declare(participant="aria", payload=x.Intent(action="lunge", bid=3)))
+    adjusted = await gm.command(contest, gm_adjust(-1, "seen by Ann"))
+    mirror = await ann.wait_version(contest, adjusted.version)
+    assert acked.version < adjusted.version and mirror.in_sync
+    assert ann.errors == []  # welcomed, and never told the follow failed
+    for client in (gm, ann):
         await client.close()
 
 

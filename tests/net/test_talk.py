@@ -12,6 +12,7 @@ import uuid
 
 import msgspec
 import pytest
+from redis.asyncio import Redis
 
 from clients.python.client import AgonClient, Refusal
 from protocol import errors
@@ -359,3 +360,29 @@ async def test_talk_reaches_another_server_following_more_tables_than_a_redis_po
     finally:
         for store in (first_store, second_store):
             await store.close()
+
+
+async def test_a_follow_whose_talk_cannot_be_read_is_refused_never_welcomed_then_refused(
+    start: Start, redis_url: str
+) -> None:
+    """The table talk is read from the store when a process starts following a contest's talk; when that read
+    fails, the follow is refused (the client tries again), never welcomed first and refused after — which
+    would leave a client sure it follows a contest its connection does not."""
+    store, redis = RedisStore(redis_url), Redis.from_url(redis_url)
+    try:
+        server = await start(store)
+        gm = await AgonClient.connect(server.ws_url)
+        created = await gm.create(talk_table())
+        talk = f"agon:{{{created.contest}}}:~talk:events"
+        await redis.set(talk, "not a stream")  # the talk's stream unreadable (WRONGTYPE)
+        follow = [Follow(created.contest, created.invitations.seats["ann"])]
+        with pytest.raises(Refusal):
+            await AgonClient.connect(server.ws_url, follow=follow)
+        await redis.delete(talk)  # readable again: the same follow succeeds
+        ann = await AgonClient.connect(server.ws_url, follow=follow)
+        assert ann.errors == [] and (await ann.say(created.contest, "here at last")).text == "here at last"
+        for client in (gm, ann):
+            await client.close()
+    finally:
+        await redis.aclose()
+        await store.close()
