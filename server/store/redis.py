@@ -258,9 +258,11 @@ def _redacted(url: str) -> str:
 
 
 COMMANDS = 64
-"""The most commands a store has in flight at once; more wait their turn. A process may ask about hundreds of
-contests at once (a crowd's welcomes after a restart, every contest's presence at a heartbeat): each command in
-flight holds a connection, and redis-py's pools refuse a connection past their size (100 by default) at once."""
+"""The most commands a store has in flight at once; more wait their turn (at most the store's ``timeout``, then
+Redis is unavailable for them: a Redis that stops answering refuses a queue of commands within two timeouts, not
+one timeout for every ``COMMANDS`` of them). A process may ask about hundreds of contests at once (a crowd's
+welcomes after a restart, every contest's presence at a heartbeat): each command in flight holds a connection, and
+redis-py's pools refuse a connection past their size (100 by default) at once."""
 
 
 class RedisStore(EventStore):
@@ -285,6 +287,7 @@ class RedisStore(EventStore):
         self._url = _redacted(url)
         self._poll = poll
         self._commands = asyncio.Semaphore(commands)
+        self._timeout = timeout
         self._cluster: RedisCluster | None = None
         self._login = Credentials()  # a cluster's: every connection to one of its nodes logs in as it
         self._client: Redis | RedisCluster
@@ -334,7 +337,15 @@ class RedisStore(EventStore):
         ``UnavailableError``."""
         if self._closed:
             raise UnavailableError("store is closed")
-        async with self._commands:
+        if not self._commands.locked():
+            await self._commands.acquire()  # a place free: no timer
+        else:
+            try:
+                async with asyncio.timeout(self._timeout):
+                    await self._commands.acquire()
+            except TimeoutError:
+                raise UnavailableError(f"redis {self._url}: no answer to the commands before this one") from None
+        try:
             try:
                 if self._cluster is not None and not self._initialized:
                     # Learn the slots once before any command: concurrent first commands would each do it.
@@ -347,6 +358,8 @@ class RedisStore(EventStore):
             except (RedisConnectionError, RedisTimeoutError, ClusterError, RedisClusterException, OSError) as error:
                 self._initialized = False  # in a cluster: learn the slots again next time (a failover may move them)
                 raise UnavailableError(f"redis {self._url}: {error}") from error
+        finally:
+            self._commands.release()
 
     async def _sharded_pubsub(self) -> bool:
         """Whether the server has sharded pub/sub (SPUBLISH/SSUBSCRIBE, Redis >= 7)."""

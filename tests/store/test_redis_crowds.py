@@ -9,14 +9,18 @@ welcomes. Neither may fail for the count alone.
 from __future__ import annotations
 
 import asyncio
+import os
+import signal
+import time
 import uuid
 from collections.abc import AsyncIterator
 
 import pytest
 from redis.asyncio import Redis
 
-from server.store import Record
-from server.store.port import sibling
+from server.store import Record, RedisStore
+from server.store.port import UnavailableError, sibling
+from tests.conftest import RedisServer
 from tests.store.test_contract import Stores, rec
 
 CROWD = 400
@@ -112,3 +116,29 @@ async def test_tails_that_stop_and_start_again_on_one_connection_hear_what_comes
             for task in tails:
                 task.cancel()
             await asyncio.gather(*tails, return_exceptions=True)
+
+
+async def test_a_queue_of_commands_to_a_redis_that_stops_answering_is_refused_within_two_timeouts(
+    private_redis: RedisServer,
+) -> None:
+    """Commands past the ones in flight wait their turn, but not for ever: with Redis frozen, each of 40 reads
+    waits at most one timeout for a place and one for its answer — not one timeout for every few before it."""
+    timeout, places, reads = 0.5, 4, 40
+    store = RedisStore(private_redis.url, timeout=timeout, commands=places)
+    assert private_redis.process is not None
+    pid = private_redis.process.pid
+    try:
+        assert await store.head("frozen") == 0  # connected
+        os.kill(pid, signal.SIGSTOP)  # the server keeps its connections but answers nothing
+        try:
+            started = time.monotonic()
+            outcomes = await asyncio.gather(*(store.head("frozen") for _ in range(reads)), return_exceptions=True)
+            waited = time.monotonic() - started
+        finally:
+            os.kill(pid, signal.SIGCONT)
+        assert all(isinstance(o, UnavailableError) for o in outcomes), outcomes
+        # waiting in turn, the last would have waited reads / places = 10 timeouts (5 s)
+        assert waited < 4 * timeout, f"the last of {reads} refused after {waited:.1f} s"
+        assert await store.head("frozen") == 0  # answering again, the store carries on
+    finally:
+        await store.close()
