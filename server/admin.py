@@ -52,8 +52,10 @@ async def _describe(store: EventStore, contest: str, records: list[Record]) -> d
 
 async def list_contests(spec: str, as_json: bool) -> int:
     """Page by page (``CONTEST_PAGE`` ids at a time), each page's rows printed before the next is read, so a store
-    of any size is listed in bounded memory and its first rows show at once."""
+    of any size is listed in bounded memory and its first rows show at once. A contest whose log cannot be read
+    is listed as ``damaged`` (and why, on stderr) between the others, and the exit code is 1."""
     store = open_existing(spec)
+    damaged = 0
     try:
         page = await store.contests_page("", CONTEST_PAGE)
         if not as_json:
@@ -61,12 +63,24 @@ async def list_contests(spec: str, as_json: bool) -> int:
         while page:
             for contest in page:
                 records = await store.read(contest)
-                if records:
-                    _print_row(await _describe(store, contest, records), as_json)
+                if not records:
+                    continue
+                try:
+                    row = await _describe(store, contest, records)
+                except Exception as error:  # one damaged log must not hide every contest listed after it
+                    damaged += 1
+                    print(f"agon admin list: {contest}: its log cannot be read: {error}", file=sys.stderr, flush=True)
+                    row = _damaged(contest, records)
+                _print_row(row, as_json)
             page = await store.contests_page(page[-1], CONTEST_PAGE) if len(page) == CONTEST_PAGE else []
     finally:
         await store.close()
-    return 0
+    return 1 if damaged else 0
+
+
+def _damaged(contest: str, records: list[Record]) -> dict[str, Any]:
+    events, size = len(records), sum(len(r.data) for r in records)
+    return {"contest": contest, "ruleset": "?", "title": "", "state": "damaged", "events": events, "bytes": size}
 
 
 def _print_row(row: dict[str, Any], as_json: bool) -> None:

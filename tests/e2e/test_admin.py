@@ -9,12 +9,17 @@ import time
 import uuid
 from pathlib import Path
 
+import msgspec
 import pytest
 
 from clients.python.client import AgonClient, Refusal
 from protocol.messages import Follow
+from server.service import ContestService
+from server.store import Record, open_store
 from tests.e2e.conftest import ServerFactory
 from tests.e2e.test_import import agon, played
+from tests.engine.table import GM
+from tests.engine.table import duel as table_duel
 from tests.net.duel import duel
 
 
@@ -104,3 +109,24 @@ async def test_rotating_the_secret_keeps_old_tokens_for_the_grace_period_only(
     with pytest.raises(Refusal) as refused:
         await AgonClient.connect(last.ws_url, follow=[Follow(contest, old_token)])
     assert refused.value.code == "auth/bad_token"
+
+
+async def test_a_damaged_log_is_listed_as_damaged_between_the_others_and_the_exit_says_so(tmp_path: Path) -> None:
+    """An operator listing a store with one log that no longer decodes (a hand edit, a disk fault) sees every
+    other contest too, the damaged one marked as such and why on stderr, and a non-zero exit for scripts."""
+    spec = f"sqlite:{tmp_path / 'agon.sqlite3'}"
+    store = open_store(spec)
+    try:
+        service = ContestService(store)
+        for contest in ("a-first", "c-last"):
+            await service.create(GM, msgspec.structs.replace(table_duel(), contest=contest), f"create-{contest}")
+        await store.append("b-damaged", [Record(1, "garbage", b'{"not": "an envelope"')], 0)
+    finally:
+        await store.close()
+
+    listed = agon("admin", "list", "--store", spec, "--json", cwd=tmp_path)
+    rows = {row["contest"]: row for row in map(json.loads, listed.stdout.splitlines())}
+    assert [rows[c]["state"] for c in ("a-first", "b-damaged", "c-last")] == ["running", "damaged", "running"]
+    assert rows["b-damaged"]["events"] == 1
+    assert listed.returncode == 1 and "b-damaged: its log cannot be read" in listed.stderr
+    assert "Traceback" not in listed.stderr
