@@ -16,6 +16,7 @@ from clients.python.client import AgonClient, Refusal
 from protocol.messages import Follow
 from server.service import ContestService
 from server.store import Record, open_store
+from tests.conftest import RedisServer
 from tests.e2e.conftest import ServerFactory
 from tests.e2e.test_import import agon, played
 from tests.engine.table import GM
@@ -24,8 +25,9 @@ from tests.net.duel import duel
 
 
 async def test_admin_lists_then_archives_a_concluded_contest_that_import_brings_back(
-    agon_server: ServerFactory, redis_url: str, tmp_path: Path
+    agon_server: ServerFactory, private_redis: RedisServer, tmp_path: Path
 ) -> None:
+    redis_url = private_redis.url  # a Redis of its own: the listing shows every contest stored there, and no other
     server = agon_server(store=redis_url)
     finished, _ = await played(server.ws_url)
     gm = await AgonClient.connect(server.ws_url)
