@@ -54,6 +54,10 @@ UNAVAILABLE = "store/unavailable"
 RATE_LIMITED = "rate/limited"
 INTERNAL = "server/internal"
 
+PERMANENT = frozenset({REVOKED, EXPIRED_TOKEN, BAD_TOKEN, NO_SUCH_CONTEST})
+"""Codes refusing a follow (or a resume) that no retry can mend: a new invitation is needed, or there is no contest.
+Any other refusal of a follow is worth trying again."""
+
 
 class Problem(msgspec.Struct, frozen=True):
     """An error as a value: a stable code and a message naming the field or rule."""

@@ -127,7 +127,7 @@ class Heard:
 
 Output = Send | Welcomed | Changed | Noticed | Answered | Refused | Ponged | Lost | Close | Present | Heard
 
-PERMANENT = frozenset({errors.REVOKED, errors.EXPIRED_TOKEN, errors.BAD_TOKEN, errors.NO_SUCH_CONTEST})
+PERMANENT = errors.PERMANENT
 """Codes of a follow (or resume) that no retry can mend: a new invitation is needed, or there is no contest."""
 
 

@@ -380,16 +380,29 @@ class ClusterFeed:
                 self._relays.spawn(self._again(follower, viewer))
 
     async def _again(self, follower: Follower, viewer: _Viewer) -> None:
-        """Attach a viewer again, with the version it holds (a new host, or frames lost on the way)."""
-        try:
-            answer = await self._ask(viewer, self._version or None)
-        except (TimeoutError, _Unheard):
-            return  # the host changed again, or does not answer: the next check elects again
-        except Exception as error:
-            log.info("contest %s: viewer not attached again: %s", self.contest, error)
-            return
-        if answer.code and self._viewers.get(follower) is viewer:
-            self._turn_out(follower, answer.code, answer.message)
+        """Attach a viewer again, with the version it holds (a new host, or frames lost on the way). A refusal no
+        retry mends turns the viewer out (told why); any other (the host's store away a moment) is asked again
+        a check later: the viewer was welcomed, and stays followed until it leaves."""
+        host, tries = self._host, 0
+        while True:
+            try:
+                answer = await self._ask(viewer, self._version or None)
+            except (TimeoutError, _Unheard):
+                return  # the host changed again, or does not answer: the next check elects again
+            except Exception as error:
+                log.info("contest %s: viewer not attached again: %s", self.contest, error)
+                return
+            if not answer.code or self._viewers.get(follower) is not viewer:
+                return
+            if answer.code in errors.PERMANENT:
+                self._turn_out(follower, answer.code, answer.message)
+                return
+            if tries == 0:
+                log.info("contest %s: viewer not attached again yet (%s): asking again", self.contest, answer.message)
+            tries += 1
+            await asyncio.sleep(CHECK)
+            if self._viewers.get(follower) is not viewer or self._local is not None or self._host != host:
+                return  # gone, or a new host: electing it attached every viewer again
 
     async def _host_it(self) -> None:
         local = self._make_local(lambda _: self._local_idle())

@@ -11,11 +11,12 @@ from collections.abc import Callable
 import msgspec
 
 from clients.python.client import AgonClient
+from protocol import errors
 from protocol.events import Declare
 from protocol.messages import Follow
 from protocol.rulesets import extended as x
 from server.feed.relay import ClusterFeed
-from server.feed.relay_wire import Frames, decoder, encoder
+from server.feed.relay_wire import Answer, Frames, decoder, encoder
 from server.net.app import AgonServer
 from server.store.redis import RedisStore
 from server.store.redis_bus import ALIVE
@@ -112,6 +113,42 @@ async def test_frames_lost_on_the_way_are_noticed_and_the_relays_viewers_attache
     fresh = await AgonClient.connect(host.ws_url, follow=[Follow(contest, created.invitations.seats["ann"])])
     assert fresh.mirrors[contest].doc == mirror.doc
     for client in (gm, ann, fresh):
+        await client.close()
+
+
+async def test_a_viewer_the_host_cannot_attach_again_for_now_is_asked_for_again_never_turned_out(
+    start: Start, redis_url: str
+) -> None:
+    """Frames lost on the way make the relay attach its viewer again, and the host fails to (its store away a
+    moment: ``server/internal``): the viewer was welcomed long ago, so the relay asks again rather than turning
+    it out with an error its client would take for a failed follow, and the viewer sees the contest go on."""
+    host, relay = await two_processes(start, redis_url)
+    gm, created = await open_duel(host)
+    contest = created.contest
+    ann = await AgonClient.connect(relay.ws_url, follow=[Follow(contest, created.invitations.seats["ann"])])
+    lost, failed = [], []
+
+    def failing(message: Frames) -> Frames | None:
+        if message.frames and not lost:
+            lost.append(message.version)  # lost on the way: the relay attaches Ann again
+            return None
+        if lost and message.answers and not failed:
+            failed.extend(answer.follower for answer in message.answers)
+            return msgspec.structs.replace(
+                message, answers=[Answer(a.follower, errors.INTERNAL, "internal server error") for a in message.answers]
+            )
+        return message
+
+    on_the_way(host, failing)
+    await gm.command(contest, gm_adjust(-1, "lost on the way"))
+    second = await gm.command(contest, gm_adjust(-1, "noticed"))
+    mirror = ann.mirrors[contest]
+    await ann.wait_for(lambda: mirror.version >= second.version and mirror.in_sync)
+    assert failed  # the host refused once
+    third = await gm.command(contest, gm_adjust(-1, "and on"))
+    await ann.wait_version(contest, third.version)
+    assert ann.errors == [] and contest not in ann.lost
+    for client in (gm, ann):
         await client.close()
 
 
