@@ -75,8 +75,10 @@ async def test_a_redis_that_stops_answering_makes_appends_unavailable_then_they_
 
 
 @pytest.fixture
-async def store_and_admin(redis_url: str) -> AsyncIterator[tuple[RedisStore, Redis]]:
-    store, admin = RedisStore(redis_url), Redis.from_url(redis_url)
+async def store_and_admin(private_redis: RedisServer) -> AsyncIterator[tuple[RedisStore, Redis]]:
+    """A store on a Redis of its own: the tests count and kill connections by their last command, which a
+    shared Redis has from other tests' stores too."""
+    store, admin = RedisStore(private_redis.url), Redis.from_url(private_redis.url)
     yield store, admin
     await store.close()
     await admin.aclose()
