@@ -63,6 +63,8 @@ from tests.net.duel import duel
 AGON = str(Path(sys.executable).with_name("agon"))
 SECRET = "torture-secret-0123456789abcdef0123"
 RETRYABLE = {"store/unavailable", "store/conflict", "server/shutting_down", "server/internal"}
+UNTOWARD = ("Traceback", "never retrieved", " ERROR ")
+"""What a process's log may not hold after takeovers: a routine event, however often it happens."""
 EVERYSEC_WINDOW = 1.0
 """Redis's documented bound for ``appendfsync everysec``: the file is fsynced once a second, so a power loss
 loses about the last second of writes (a power-loss kill cuts the file back by up to this much)."""
@@ -587,6 +589,9 @@ async def takeover_loop(kills: int, tally: Tally, workdir: Path, pause: float = 
         hosts.first.kill()
         hosts.second.kill()
         redis.kill()
+    for log in sorted(workdir.glob("agon-*.log")):  # a takeover is routine: nothing in it is an error to log
+        text = log.read_text(errors="replace")
+        tally.failures += [f"takeover: {log.name} logs {said!r}" for said in UNTOWARD if said in text]
 
 
 async def redis_faults(

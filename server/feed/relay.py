@@ -103,6 +103,13 @@ class _Patience:
         return True
 
 
+def _settled(future: asyncio.Future[Any]) -> None:
+    """A request's answer no longer awaited: a host change told to it while the request was being posted (``_unheard``)
+    is handled by the caller, not an error for the loop to log as never retrieved."""
+    if future.done() and not future.cancelled():
+        future.exception()
+
+
 class _Viewer:
     """A viewer this process holds, as the host is asked to attach it."""
 
@@ -269,6 +276,7 @@ class ClusterFeed:
         finally:
             if self._asked.get(viewer.number) is asked:
                 del self._asked[viewer.number]
+            _settled(asked)
 
     def _forget(self, follower: Follower) -> None:
         viewer = self._viewers.pop(follower, None)
@@ -327,6 +335,7 @@ class ClusterFeed:
                 continue
             finally:
                 del self._running[number]
+                _settled(running)
             if done.code:
                 raise Refused(done.code, done.message)
             return Result(self.contest, done.version, repeated=done.repeated)
