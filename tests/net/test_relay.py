@@ -126,7 +126,8 @@ async def test_a_viewer_the_host_cannot_attach_again_for_now_is_asked_for_again_
     gm, created = await open_duel(host)
     contest = created.contest
     ann = await AgonClient.connect(relay.ws_url, follow=[Follow(contest, created.invitations.seats["ann"])])
-    lost, failed = [], []
+    lost: list[int] = []  # the version whose frames were lost
+    failed: list[int] = []  # the viewers the host failed to attach again
 
     def failing(message: Frames) -> Frames | None:
         if message.frames and not lost:
