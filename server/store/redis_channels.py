@@ -24,6 +24,7 @@ from redis.asyncio import Redis
 from redis.asyncio.client import PubSub
 
 from server.store.port import UnavailableError
+from server.store.redis_contest_list import _text
 
 log = logging.getLogger(__name__)
 
@@ -149,9 +150,14 @@ class Channels:
         return heard
 
     def _unheard(self, channel: str, error: UnavailableError) -> None:
-        """The channel could not be subscribed to: the tails that joined it meanwhile try again too."""
+        """The channel is not listened to (its subscription failed, or the connection was lost): every tail that
+        joined it tries again."""
         for heard in self._heard.pop(channel, set()):
             heard.break_(error)
+        self._confirmed(channel)
+
+    def _confirmed(self, channel: str) -> None:
+        """Whoever waits for the channel's subscription waits no more."""
         for confirmed in self._confirming.pop(channel, []):
             if not confirmed.done():
                 confirmed.set_result(None)
@@ -185,8 +191,6 @@ class Channels:
                 message = await pubsub.get_message(timeout=READ)
                 if message is not None:
                     self._take(message)
-        except asyncio.CancelledError:
-            raise
         except Exception as error:
             self._lost(pubsub, error)
 
@@ -198,9 +202,7 @@ class Channels:
             for heard in list(self._heard.get(channel, ())):
                 heard.tell(data if isinstance(data, bytes) else str(data).encode())
         elif kind in ("subscribe", "ssubscribe"):
-            for confirmed in self._confirming.pop(channel, []):
-                if not confirmed.done():
-                    confirmed.set_result(None)
+            self._confirmed(channel)
         elif kind in DROPPED:
             if self._left(channel):
                 return
@@ -228,15 +230,8 @@ class Channels:
         broken = error if isinstance(error, UnavailableError) else UnavailableError(f"redis {self._name}: {error}")
         if not self._closed:
             log.info("listening on %s lost (%d channels listen again): %s", self._name, len(self._heard), error)
-        heard, self._heard = self._heard, {}
-        for joined in heard.values():
-            for one in joined:
-                one.break_(broken)
-        for waiting in self._confirming.values():
-            for confirmed in waiting:
-                if not confirmed.done():
-                    confirmed.set_result(None)
-        self._confirming.clear()
+        for channel in {*self._heard, *self._confirming}:
+            self._unheard(channel, broken)
         self._leaving.clear()
         task = asyncio.get_running_loop().create_task(_closed(pubsub))
         task.add_done_callback(_retrieved)
@@ -265,12 +260,6 @@ async def _closed(pubsub: PubSub) -> None:
 def _retrieved(task: asyncio.Task[None]) -> None:
     if not task.cancelled() and task.exception() is not None:
         log.debug("channels: %s", task.exception())
-
-
-def _text(value: object) -> str:
-    if isinstance(value, bytes):
-        return value.decode(errors="replace")
-    return str(value)
 
 
 def _head_in(data: bytes) -> int:

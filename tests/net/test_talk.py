@@ -23,7 +23,8 @@ from protocol.rulesets import extended as x
 from protocol.talk import TalkSetting
 from server.net.app import AgonServer
 from server.store import MemoryStore, RedisStore
-from server.talk import RATE_LINES
+from server.store.redis import _key
+from server.talk import RATE_LINES, talk_stream
 from tests.net.conftest import Start
 from tests.net.duel import ARIA_WINS, duel
 
@@ -373,7 +374,7 @@ async def test_a_follow_whose_talk_cannot_be_read_is_refused_never_welcomed_then
         server = await start(store)
         gm = await AgonClient.connect(server.ws_url)
         created = await gm.create(talk_table())
-        talk = f"agon:{{{created.contest}}}:~talk:events"
+        talk = _key(talk_stream(created.contest), "events")
         await redis.set(talk, "not a stream")  # the talk's stream unreadable (WRONGTYPE)
         follow = [Follow(created.contest, created.invitations.seats["ann"])]
         with pytest.raises(Refusal):
