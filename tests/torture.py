@@ -288,6 +288,17 @@ class RedisProcess:
         files = sorted((self.workdir / "appendonlydir").glob("*.incr.aof"), key=lambda f: int(f.name.split(".")[-3]))
         return files[-1] if files else None
 
+    async def holding(self, contests: list[str], within: float = 10.0) -> None:
+        """Wait until the append-only file names each of ``contests``."""
+        deadline = time.monotonic() + within
+        while True:
+            aof = self.aof()
+            written = aof.read_bytes() if aof is not None else b""
+            if all(contest.encode() in written for contest in contests):
+                return
+            assert time.monotonic() < deadline, f"the append-only file never held {contests}"
+            await asyncio.sleep(0.01)
+
     async def track_aof(self, sizes: list[tuple[float, int]], stop: asyncio.Event) -> None:
         """Record (time, size) of the append-only file every 10 ms: what a disk could hold after a power loss."""
         while not stop.is_set():
@@ -474,6 +485,10 @@ async def run_tables(
     ``since_fsync`` (a range of seconds), each redis-server kill is a power loss: its append-only file
     loses what was written in the last ``since_fsync`` seconds. Every redis-server kill's loss is counted."""
     tables = [await open_table(serve.url, serve.other_url) for _ in range(2)]
+    if kill_redis is not None:
+        # A power loss cuts the file back to a length sampled since the tables opened: their creation must be
+        # in the file by then (on a busy disk, everysec Redis may hold its writes back for up to 2 s).
+        await kill_redis.holding([t.contest for t in tables])
     stop = asyncio.Event()
     workers = [
         asyncio.create_task(acting(t.gm, t.contest, adjust, t.acked, t.acked_at, stop, tally)) for t in tables
