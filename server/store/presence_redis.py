@@ -24,6 +24,7 @@ import uuid
 import msgspec
 
 from protocol.codec import decode, encode
+from server.ending import stop_if_cancelled
 from server.store.port import UnavailableError
 from server.store.presence import TTL, Changed, Here
 from server.store.redis import _NOW_MS, RedisStore, _bytes, _key
@@ -134,6 +135,7 @@ class RedisBoard:
                 backoff = min(backoff * 2, 1.0)
                 continue
             try:
+                stop_if_cancelled()  # unlistened while joining, the cancellation lost on the way
                 backoff = 0.05
                 self._told(contest)  # listening now: read what may have changed before
                 lost = await heard.lost()

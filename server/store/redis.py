@@ -55,6 +55,7 @@ from redis.exceptions import ClusterError, RedisClusterException, ResponseError
 from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import TimeoutError as RedisTimeoutError
 
+from server.ending import stop_if_cancelled
 from server.store import redis_contest_list as contest_list
 from server.store.batch import check_batch
 from server.store.fanout import PAGE
@@ -478,6 +479,7 @@ class RedisStore(EventStore):
         loop = asyncio.get_running_loop()
         reconnected = False
         while not self._closed:
+            stop_if_cancelled()
             channels: Channels | None = None
             heard: Heard | None = None
             try:
@@ -491,6 +493,7 @@ class RedisStore(EventStore):
                         raise BehindError(f"redis came back with {contest} at version {head}, not {held}")
                 # Listening now: from here on, read the stream whenever there may be something new.
                 while not self._closed:
+                    stop_if_cancelled()
                     after = max(after, known())  # what the reader holds already is not read again
                     batch = await self.read(contest, after, PAGE)
                     for record in batch:
