@@ -25,11 +25,18 @@ def _free_port() -> int:
         return int(sock.getsockname()[1])
 
 
-def _answers_ping(port: int) -> bool:
+def _answers(port: int, pid: int) -> bool:
+    """Whether the redis-server of process ``pid`` answers on ``port`` (not another one that holds the port)."""
     try:
         with socket.create_connection(("127.0.0.1", port), timeout=0.5) as sock:
-            sock.sendall(b"PING\r\n")
-            return sock.recv(64).startswith(b"+PONG")
+            sock.sendall(b"INFO server\r\n")
+            answer = b""
+            while b"process_id:" not in answer or not answer.endswith(b"\r\n"):
+                chunk = sock.recv(4096)
+                if not chunk:
+                    return False
+                answer += chunk
+            return f"process_id:{pid}\r\n".encode() in answer
     except OSError:
         return False
 
@@ -51,15 +58,39 @@ class RedisServer:
         self.process: subprocess.Popen[bytes] | None = None
         self.extra: dict[str, str] = {}
         self.config_file: Path | None = None  # a redis.conf read first (its persistence then applies)
+        self.started = False  # once started, its port stays the same
+        self._logged = 0  # the log's length before the last start
 
     @property
     def url(self) -> str:
         return f"redis://127.0.0.1:{self.port}/0"
 
     def start(self) -> None:
-        if self.process is not None:
-            return
+        """Start the server; on its first start, on other free ports while one it was given is taken meanwhile
+        (another test worker, or an outgoing connection, may take a port between its choice and the bind)."""
+        for _ in range(5):
+            if self._start():
+                self.started = True
+                return
+            if self.started or "Address already in use" not in self._log_text():
+                break
+            self.port = _free_port()
+            if "--cluster-port" in self.extra:
+                self.extra["--cluster-port"] = str(_free_port())
+                (self.workdir / "nodes.conf").unlink(missing_ok=True)  # it names the ports it was given
+        pytest.fail(f"redis-server on port {self.port} did not start:\n{self._log_text()}", pytrace=False)
+
+    def _log_text(self) -> str:
+        """What the server logged since it was last started."""
         log = self.workdir / "redis.log"
+        return log.read_bytes()[self._logged :].decode(errors="replace") if log.exists() else ""
+
+    def _start(self) -> bool:
+        """Whether the server started (and answers a ping)."""
+        if self.process is not None:
+            return True
+        log = self.workdir / "redis.log"
+        self._logged = log.stat().st_size if log.exists() else 0
         options = {
             "--port": str(self.port),
             "--bind": "127.0.0.1",
@@ -75,12 +106,12 @@ class RedisServer:
         command = [self.binary, *first, *(part for pair in options.items() for part in pair)]
         self.process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.STDOUT)
         deadline = time.monotonic() + 15
-        while not _answers_ping(self.port):
+        while not _answers(self.port, self.process.pid):
             if self.process.poll() is not None or time.monotonic() > deadline:
                 self.stop()
-                details = log.read_text(errors="replace") if log.exists() else ""
-                pytest.fail(f"redis-server on port {self.port} did not start:\n{details}", pytrace=False)
+                return False
             time.sleep(0.05)
+        return True
 
     def stop(self) -> None:
         if self.process is None:
