@@ -58,7 +58,7 @@ class RedisServer:
         self.process: subprocess.Popen[bytes] | None = None
         self.extra: dict[str, str] = {}
         self.config_file: Path | None = None  # a redis.conf read first (its persistence then applies)
-        self.started = False  # once started, its port stays the same
+        self._started = False  # once started, its port stays the same
         self._logged = 0  # the log's length before the last start
 
     @property
@@ -70,9 +70,9 @@ class RedisServer:
         (another test worker, or an outgoing connection, may take a port between its choice and the bind)."""
         for _ in range(5):
             if self._start():
-                self.started = True
+                self._started = True
                 return
-            if self.started or "Address already in use" not in self._log_text():
+            if self._started or "Address already in use" not in self._log_text():
                 break
             self.port = _free_port()
             if "--cluster-port" in self.extra:
@@ -86,7 +86,7 @@ class RedisServer:
         return log.read_bytes()[self._logged :].decode(errors="replace") if log.exists() else ""
 
     def _start(self) -> bool:
-        """Whether the server started (and answers a ping)."""
+        """Whether the server started (and its own process answers on the port)."""
         if self.process is not None:
             return True
         log = self.workdir / "redis.log"

@@ -19,6 +19,7 @@ from collections.abc import AsyncIterator
 import pytest
 from redis.asyncio import Redis
 
+from server.ending import ended
 from server.store import Record, RedisStore
 from server.store.port import UnavailableError, sibling
 from tests.conftest import RedisServer
@@ -152,9 +153,7 @@ async def test_a_tail_cancelled_once_stops_though_a_library_swallowed_the_cancel
         done, _ = await asyncio.wait({tail}, timeout=5)
         assert done == {tail} and tail.cancelled(), "the tail went on after it was cancelled"
     finally:
-        while not tail.done():  # the test's own clean-up, whatever became of the tail
-            tail.cancel()
-            await asyncio.wait({tail}, timeout=0.1)
+        await ended(tail)  # the test's own clean-up, whatever became of the tail
         await store.close()
 
 
