@@ -79,7 +79,7 @@ class ViewMembers(Generic[S, V]):
     def follow(self, state: S, viewers: Sequence[Viewer], kept: Sequence[V], touched: frozenset[str]) -> list[V]:
         """Each viewer's view, its ``touched`` members built again and the others kept from its earlier view."""
         shared = {member: make(state) for member, make in self.shared.items() if member in touched}
-        if not self.own and all(earlier is kept[0] for earlier in kept):  # one view for every sight
+        if not self.own:  # one view for every sight (each sight's earlier view is equal to the first's)
             return [msgspec.structs.replace(kept[0], **shared)] * len(kept) if kept else []
         own = [(member, make(state)) for member, make in self.own.items() if member in touched]
         return [
