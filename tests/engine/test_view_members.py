@@ -38,7 +38,7 @@ def test_sights_that_see_alike_follow_an_event_into_one_view_though_their_views_
     followed = SHARED.follow(after, VIEWERS, kept, SHARED.touches(before, after, None))
 
     assert followed == SHARED.views(after, VIEWERS)
-    assert all(view is followed[0] for view in followed)  # built, encoded and diffed once, not once a sight
+    assert all(view is followed[0] for view in followed)  # built and encoded once, not once a sight
     assert followed[0].zone is kept[0].zone  # what the event did not touch is kept
 
 
