@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+from collections.abc import Sequence
 from pathlib import Path
 
 from websockets.asyncio.client import ClientConnection, connect
@@ -15,31 +16,31 @@ from server.bench.report import Table, median, ratio
 BATCH = 250  # connections opened at once
 
 
-async def _open(url: str, hello: bytes, count: int) -> list[ClientConnection]:
-    """``count`` connections, each welcomed after its hello."""
+async def open_idle(url: str, hellos: Sequence[bytes], welcome: str = '"welcome"') -> list[ClientConnection]:
+    """A connection for each hello, each once its answer (``welcome``: a text it holds) came."""
     out: list[ClientConnection] = []
 
-    async def one() -> None:
+    async def one(hello: bytes) -> None:
         ws = await connect(url, compression=None, ping_interval=None, open_timeout=120, max_size=2**24)
         out.append(ws)
         await ws.send(hello.decode(), text=True)
         async with asyncio.timeout(120):
             while True:
                 frame = await ws.recv()
-                if '"welcome"' in (frame if isinstance(frame, str) else frame.decode()):
+                if welcome in (frame if isinstance(frame, str) else frame.decode()):
                     return
 
-    for start in range(0, count, BATCH):
-        await asyncio.gather(*(one() for _ in range(min(BATCH, count - start))))
+    for start in range(0, len(hellos), BATCH):
+        await asyncio.gather(*(one(hello) for hello in hellos[start : start + BATCH]))
     return out
 
 
 async def _per_connection(server: Proc, url: str, hello: bytes, count: int) -> float:
     """Bytes of server RSS each idle connection adds (after a first one has warmed the server up)."""
-    warm = await _open(url, hello, 1)
+    warm = await open_idle(url, [hello])
     await asyncio.sleep(0.3)
     before = server.rss()
-    crowd = await _open(url, hello, count)
+    crowd = await open_idle(url, [hello] * count)
     await asyncio.sleep(1.0)
     after = server.rss()
     await asyncio.gather(*(ws.close() for ws in [*warm, *crowd]), return_exceptions=True)

@@ -14,7 +14,7 @@ from pathlib import Path
 
 from server.bench.report import Table
 
-SCENARIOS = ("table-night", "idle-crowd", "long-contest", "store", "peer", "all")
+SCENARIOS = ("table-night", "idle-crowd", "idle-tables", "long-contest", "store", "peer", "all")
 
 
 def add_arguments(bench: argparse.ArgumentParser) -> None:
@@ -43,6 +43,8 @@ def add_arguments(bench: argparse.ArgumentParser) -> None:
         "pinning a contest to one process (as the proxy's contest affinity does)",
     )
     bench.add_argument("--connections", default="1000,10000", help="idle crowd: connection counts")
+    bench.add_argument("--tables", default="300", help="idle tables: table counts")
+    bench.add_argument("--idle-seconds", type=float, default=10.0, help="idle tables: seconds per run")
     bench.add_argument("--events", default="10000,100000", help="long contest: contest lengths")
     bench.add_argument("--appends", type=int, default=2000, help="store: appends per writer")
     bench.add_argument("--output", "-o", default=None, help="also write the tables (markdown) to this file")
@@ -65,14 +67,14 @@ def machine() -> str:
 
 
 def run(args: argparse.Namespace) -> int:
-    from server.bench import crowd, longcontest, peer, storebench, tablemix, tablenight
+    from server.bench import crowd, idletables, longcontest, peer, storebench, tablemix, tablenight
     from server.bench.procs import raise_fd_limit
 
     raise_fd_limit(65536)
     # Stopped from outside (SIGTERM): unwind, so the servers this run started are stopped too.
     signal.signal(signal.SIGTERM, _interrupted)
     chosen = (
-        ["table-night-mix", "table-night", "idle-crowd", "long-contest", "store", "peer"]
+        ["table-night-mix", "table-night", "idle-crowd", "idle-tables", "long-contest", "store", "peer"]
         if args.scenario == "all"
         else ["table-night-mix"]
         if args.scenario == "table-night" and args.mix
@@ -118,6 +120,16 @@ def run(args: argparse.Namespace) -> int:
             "idle-crowd": lambda: [
                 asyncio.run(crowd.run(work / "crowd", [20, 40] if smoke else _ints(args.connections), rounds))
             ],
+            "idle-tables": lambda: [
+                asyncio.run(
+                    idletables.run(
+                        work / "idle",
+                        [5] if smoke else _ints(args.tables),
+                        0.5 if smoke else args.idle_seconds,
+                        rounds,
+                    )
+                )
+            ],
             "long-contest": lambda: [
                 asyncio.run(longcontest.run(work / "long", [200, 400] if smoke else _ints(args.events), rounds))
             ],
@@ -133,7 +145,7 @@ def run(args: argparse.Namespace) -> int:
             ],
         }
         for name in chosen:
-            for folder in ("night", "crowd", "long", "store", "peer"):
+            for folder in ("night", "crowd", "idle", "long", "store", "peer"):
                 (work / folder).mkdir(parents=True, exist_ok=True)
             for table in steps[name]():
                 text = table.markdown()

@@ -1,0 +1,145 @@
+"""*idle tables*: what tables followed but idle cost a server process every second, on each store.
+
+Each table is a contest with one spectator connected and nothing played. A process keeps following it all the
+same: its log's tail and its talk's, its listing as a listener, its presence on the board. Measured: the process's
+CPU over the run, and on Redis the stream reads and script calls it sends a second (``INFO commandstats``) and what
+they cost Redis (``INFO cpu``), next to
+the floor holding as many idle connections (whose CPU is its pings only: a ratio to it would be noise, so the
+figures are absolute).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import functools
+import time
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+from redis.asyncio import Redis
+
+from server.bench.agon import create_contests, target
+from server.bench.crowd import open_idle
+from server.bench.drive import as_frame
+from server.bench.procs import SECRET, Proc, agon_serve, cpu_seconds, floor_serve, redis_server
+from server.bench.report import Table, median
+
+SPECTATOR = 6  # the room's member who is a spectator (``server.bench.drive.ROOM``)
+
+
+@dataclass(frozen=True)
+class Idle:
+    """One run's figures: the server's CPU (a share of one core), and Redis's stream reads and script calls a
+    second (None off Redis)."""
+
+    cpu: float
+    reads: float | None
+    scripts: float | None
+    redis_cpu: float | None
+
+
+async def _calls(redis: Redis | None) -> dict[str, float]:
+    """Redis's calls of each command so far, and its CPU seconds (``cpu``)."""
+    if redis is None:
+        return {}
+    stats = await redis.info("commandstats")
+    cpu = await redis.info("cpu")
+    calls: dict[str, float] = {name: int(figures["calls"]) for name, figures in stats.items()}
+    calls["cpu"] = float(cpu["used_cpu_sys"]) + float(cpu["used_cpu_user"])
+    return calls
+
+
+async def _idle(
+    server: Proc, url: str, hellos: list[bytes], seconds: float, settle: float, redis: Redis | None
+) -> Idle:
+    """The server's cost while ``hellos`` connections (one a table) stay connected and idle."""
+    connections = await open_idle(url, hellos)
+    try:
+        await asyncio.sleep(settle)  # welcomes, first reads and presence done
+        calls = await _calls(redis)
+        cpu, started = cpu_seconds(server.pid), time.monotonic()
+        await asyncio.sleep(seconds)
+        cpu, elapsed = cpu_seconds(server.pid) - cpu, time.monotonic() - started
+        after = await _calls(redis)
+    finally:
+        await asyncio.gather(*(ws.close() for ws in connections), return_exceptions=True)
+
+    def rate(name: str) -> float | None:
+        return (after.get(name, 0) - calls.get(name, 0)) / elapsed if redis is not None else None
+
+    return Idle(cpu / elapsed, rate("cmdstat_xrange"), rate("cmdstat_evalsha"), rate("cpu"))
+
+
+async def run(work: Path, counts: list[int], seconds: float, rounds: int) -> Table:
+    table = Table(
+        f"idle tables — a spectator at each table, nothing played, {seconds:g} s a run, medians of {rounds} rounds",
+        [
+            "store",
+            "tables",
+            "server CPU % of a core",
+            "CPU µs a second a table",
+            "stream reads/s",
+            "script calls/s",
+            "Redis CPU µs a second a table",
+        ],
+    )
+    settle = min(3.0, seconds)
+    samples = work / "floor-frames.json"
+    samples.write_text("[]")
+    with redis_server(work / "redis") as redis_url:
+        redis = Redis.from_url(redis_url)
+        try:
+            for count in counts:
+                names = [f"idle-{count}-{i}" for i in range(count)]
+                stores = {"sqlite": f"sqlite:{work / f'idle-{count}.sqlite3'}", "redis": redis_url}
+                for spec in stores.values():
+                    await create_contests(spec, names)
+                hellos = [target(["unused"], names, SECRET, []).hello(i, SPECTATOR) for i in range(count)]
+                floor_hellos = [as_frame({"type": "hello", "room": i}) for i in range(count)]
+                runs: dict[str, Callable[[], Awaitable[Idle]]] = {
+                    "sqlite": functools.partial(_agon, stores["sqlite"], hellos, seconds, settle, None),
+                    "redis": functools.partial(_agon, redis_url, hellos, seconds, settle, redis),
+                    "floor": functools.partial(_floor, samples, floor_hellos, seconds, settle),
+                }
+                figures: dict[str, list[Idle]] = {name: [] for name in runs}
+                for _ in range(rounds):
+                    for name, measure in runs.items():  # interleaved
+                        figures[name].append(await measure())
+                for name, idle in figures.items():
+                    cpu = median([f.cpu for f in idle])
+                    reads = [f.reads for f in idle if f.reads is not None]
+                    scripts = [f.scripts for f in idle if f.scripts is not None]
+                    redis_cpu = [f.redis_cpu for f in idle if f.redis_cpu is not None]
+                    table.add(
+                        name,
+                        str(count),
+                        100 * cpu,
+                        1e6 * cpu / count,
+                        median(reads) if reads else None,
+                        median(scripts) if scripts else None,
+                        1e6 * median(redis_cpu) / count if redis_cpu else None,
+                    )
+        finally:
+            await redis.aclose()
+    table.notes.append(
+        "Each server is fresh for each run. Redis: stream reads are the tails' (XRANGE), script calls their "
+        "listings and the presence board's heartbeats (EVALSHA)."
+    )
+    return table
+
+
+async def _agon(store: str, hellos: list[bytes], seconds: float, settle: float, redis: Redis | None) -> Idle:
+    server = agon_serve(store)
+    try:
+        return await _idle(server, f"ws://127.0.0.1:{server.port}/ws", hellos, seconds, settle, redis)
+    finally:
+        server.stop()
+
+
+async def _floor(samples: Path, hellos: list[bytes], seconds: float, settle: float) -> Idle:
+    server = floor_serve(samples)
+    try:
+        return await _idle(server, f"ws://127.0.0.1:{server.port}/", hellos, seconds, settle, None)
+    finally:
+        server.stop()
