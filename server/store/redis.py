@@ -23,8 +23,10 @@ sharded pub/sub, delivered by the node owning the contest's slot. When the slot 
 slots again and listens on the new owner.
 
 Pub/sub is at-most-once, so a notification only says "read now": tailing readers always read the stream
-itself, on start, on any notification newer than what they have, after every reconnect, and every
-``poll`` seconds. They can therefore be late, but never skip or repeat a version. Every tail of a store listens on
+itself, on start, on any notification newer than what they have, after every reconnect, and whenever a wait of
+``poll`` seconds (``POLL``; ``CONFIRM`` while Redis has not confirmed their subscription) without a notification
+ends with their listing's renewal saying the stream's head is past what they hold. They can therefore be late,
+but never skip or repeat a version. Every tail of a store listens on
 one pub/sub connection to the server (in a cluster, one to each node), not on one of its own
 (``server.store.redis_channels``).
 
@@ -77,6 +79,18 @@ from server.store.redis_channels import Channels, Heard
 from server.store.redis_line import ScriptLine
 
 log = logging.getLogger(__name__)
+
+POLL = 10.0
+"""Seconds a tail waits for a notification before it asks for its stream's head anyway (renewing its listing in the
+same round trip), and reads the stream if the head is past what it holds. A notification is lost only in a failure
+that Redis does not report by closing the connection (a publish that failed inside the append script, a cluster
+bus that lost a classic PUBLISH): the poll bounds how late a reader may then be. Each poll costs the process a
+round trip for nothing while the table is idle: reading every second, 300 idle tables (each with its talk) cost a
+process 30 % of a core and Redis 600 reads a second (``agon bench idle-tables``)."""
+
+CONFIRM = 1.0
+"""Seconds a tail waits for Redis to confirm its subscription before it reads anyway; until the confirmation comes
+it polls at this interval (an append meanwhile may be published before the subscription holds)."""
 
 LISTING = 30.0
 """For how many seconds (at least; three poll intervals if longer) a tail's listing lasts unless renewed: a
@@ -166,8 +180,10 @@ return {'appended', expected + count, redis.call('EXISTS', KEYS[3])}
 _LIST = (
     _NOW_MS
     + """
--- KEYS[1]: a contest's listener set; ARGV[1]: a store; ARGV[2]: for how many ms it stays listed (0: unlist it).
--- Listings past their time are dropped on the way (a store that stopped without unlisting).
+-- KEYS[1]: a contest's listener set; KEYS[2]: its stream; ARGV[1]: a store; ARGV[2]: for how many ms it stays
+-- listed (0: unlist it). Listings past their time are dropped on the way (a store that stopped without
+-- unlisting). Returns the id of the stream's last entry ('0-0' when it has none), so a tail that renews its
+-- listing learns in the same round trip whether there is anything to read.
 local ms = now_ms()
 redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', ms)
 if tonumber(ARGV[2]) > 0 then
@@ -175,7 +191,9 @@ if tonumber(ARGV[2]) > 0 then
 else
   redis.call('ZREM', KEYS[1], ARGV[1])
 end
-return 1
+local last = redis.call('XREVRANGE', KEYS[2], '+', '-', 'COUNT', 1)
+if #last == 0 then return '0-0' end
+return last[1][1]
 """
 )
 
@@ -280,7 +298,7 @@ class RedisStore(EventStore):
         self,
         url: str,
         *,
-        poll: float = 1.0,
+        poll: float = POLL,
         sharded_pubsub: bool | None = None,
         timeout: float = 10.0,
         commands: int = COMMANDS,
@@ -484,12 +502,12 @@ class RedisStore(EventStore):
             heard: Heard | None = None
             try:
                 channels = await self._channels_for(contest)
-                heard = await channels.join(_key(contest, "notify"), self._poll)
-                await self._list(contest, name, self._listing_ms)  # listening first: then listed, then reading
+                heard = await channels.join(_key(contest, "notify"), min(self._poll, CONFIRM))
+                head = await self._list(contest, name, self._listing_ms)  # listening first: then listed, then reading
                 listed = loop.time()
                 if reconnected:  # a Redis restarted from a cut file, or a replica promoted, may be behind
                     held, reconnected = max(after, known()), False
-                    if held > 0 and (head := await self.head(contest)) < held:
+                    if held > 0 and head < held:
                         raise BehindError(f"redis came back with {contest} at version {head}, not {held}")
                 # Listening now: from here on, read the stream whenever there may be something new.
                 while not self._closed:
@@ -500,8 +518,17 @@ class RedisStore(EventStore):
                         after = record.version
                         yield record
                     backoff = 0.05
-                    if len(batch) < PAGE:
-                        await heard.wait(functools.partial(_newest, after, known), self._poll)
+                    holding = functools.partial(_newest, after, known)
+                    while len(batch) < PAGE and not self._closed:  # until there may be something new
+                        stop_if_cancelled()
+                        await heard.wait(holding, self._poll if heard.confirmed else min(self._poll, CONFIRM))
+                        if heard.head > holding():
+                            break  # told
+                        # Told nothing within the wait: renew the listing, and learn the head in the same round trip.
+                        head = await self._list(contest, name, self._listing_ms)
+                        listed = loop.time()
+                        if head > holding():
+                            break  # appended, its notification lost
                     if loop.time() - listed >= self._listing_ms / 3000:
                         await self._list(contest, name, self._listing_ms)
                         listed = loop.time()
@@ -511,7 +538,7 @@ class RedisStore(EventStore):
                 log.info("tail of %s lost redis, retrying in %.2fs: %s", contest, backoff, error)
                 reconnected = True
                 await asyncio.sleep(backoff)
-                backoff = min(backoff * 2, self._poll)
+                backoff = min(backoff * 2, self._poll, CONFIRM)
             finally:
                 if channels is not None and heard is not None:
                     channels.leave(heard)
@@ -556,10 +583,16 @@ class RedisStore(EventStore):
             raise UnavailableError(f"redis {self._url}: no node serves the slot of {contest}")
         return str(node.host), int(node.port)
 
-    async def _list(self, contest: str, name: str, ms: int) -> None:
-        """List ``name`` as listening to ``contest`` for ``ms`` more milliseconds (0: unlist it)."""
+    async def _list(self, contest: str, name: str, ms: int) -> int:
+        """List ``name`` as listening to ``contest`` for ``ms`` more milliseconds (0: unlist it); the contest's
+        head version."""
         async with self._reachable():
-            await self._list_script(keys=[_key(contest, "listeners")], args=[name, ms])
+            return await self._listing(contest, name, ms)
+
+    async def _listing(self, contest: str, name: str, ms: int) -> int:
+        """``_list`` as it is, without the store's checks (a closing store unlists its tails)."""
+        last = await self._list_script(keys=[_key(contest, "listeners"), _key(contest, "events")], args=[name, ms])
+        return _version(last)
 
     @property
     def on_loopback(self) -> bool:
@@ -688,7 +721,7 @@ class RedisStore(EventStore):
         with contextlib.suppress(Exception):  # best effort: a listing left behind expires by itself
             async with asyncio.timeout(1.0):
                 for contest, name in listed:
-                    await self._list_script(keys=[_key(contest, "listeners")], args=[name, 0])
+                    await self._listing(contest, name, 0)
         if self._line is not None:
             await self._line.close()
         for channels in (self._channels, *self._node_channels.values()):

@@ -5,7 +5,8 @@ contests, each with its talk, held two thousand).
 A tail *joins* its contest's channel and gets a ``Heard``: the newest version notified on the channel, and a wait
 that returns on a notification past what the tail holds (or after a while: notifications are at most once, and
 tails read the stream anyway). Joining returns once the server confirmed the subscription (or after ``confirm``
-seconds), so an append after it is notified, or is already in the stream when the tail next reads. When the
+seconds, the ``Heard`` then not ``confirmed`` until the confirmation comes), so an append after a confirmed join is
+notified, or is already in the stream when the tail next reads. When the
 connection fails, every ``Heard`` on it is *broken* (its wait raises ``UnavailableError``: the tail connects
 again and reads what it missed) and the next join opens a new connection; when the server drops one channel (a
 cluster slot moved to another master) only that channel's are.
@@ -41,6 +42,7 @@ class Heard:
     def __init__(self, channel: str, on_message: Callable[[bytes], None] | None = None) -> None:
         self.channel = channel
         self.head = -1  # the newest version notified since the tail joined
+        self.confirmed = False  # whether the server confirmed the subscription (a join may stop waiting first)
         self._on_message = on_message  # told every message's data (a listener that is not a tail: presence)
         self._told = asyncio.Event()
         self._broken: UnavailableError | None = None
@@ -52,6 +54,9 @@ class Heard:
         if head > self.head:
             self.head = head
             self._told.set()
+
+    def confirm(self, _: object = None) -> None:
+        self.confirmed = True
 
     def break_(self, error: UnavailableError) -> None:
         if self._broken is None:
@@ -100,6 +105,7 @@ class Channels:
         self._on_error = on_error  # told of a reply that is an error (a cluster's MOVED: learn the slots again)
         self._heard: dict[str, set[Heard]] = {}
         self._confirming: dict[str, list[asyncio.Future[None]]] = {}
+        self._late: dict[str, list[asyncio.Future[None]]] = {}  # joins that stopped waiting for the confirmation
         self._leaving: collections.Counter[str] = collections.Counter()  # unsubscribes asked, not yet confirmed
         self._pubsub: PubSub | None = None
         self._reader: asyncio.Task[None] | None = None
@@ -119,10 +125,15 @@ class Channels:
         joined = self._heard.setdefault(channel, set())
         joined.add(heard)
         confirmed: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        confirmed.add_done_callback(heard.confirm)  # now, or when the confirmation comes after the join stopped waiting
         if len(joined) > 1:  # subscribed already, or being subscribed: then wait for the confirmation too
             if channel in self._confirming:
                 self._confirming[channel].append(confirmed)
                 await _within(confirmed, confirm)
+            elif channel in self._late:
+                self._late[channel].append(confirmed)
+            else:
+                heard.confirm()
             return heard
         self._confirming.setdefault(channel, []).append(confirmed)
         pubsub: PubSub | None = None
@@ -137,7 +148,9 @@ class Channels:
                 if fresh:  # connected by its first subscription: read it from now on
                     self._reader = asyncio.get_running_loop().create_task(self._read(pubsub), name="agon-channels")
             await _within(confirmed, confirm)
-            self._confirming.pop(channel, None)  # confirmed, or taken as such: later tails need not wait
+            waiting = self._confirming.pop(channel, None)  # confirmed, or taken as such: later tails need not wait
+            if waiting is not None and not confirmed.done():
+                self._late[channel] = waiting  # but they learn when it is
         except UnavailableError as error:
             self._unheard(channel, error)
             raise
@@ -158,7 +171,7 @@ class Channels:
 
     def _confirmed(self, channel: str) -> None:
         """Whoever waits for the channel's subscription waits no more."""
-        for confirmed in self._confirming.pop(channel, []):
+        for confirmed in [*self._confirming.pop(channel, []), *self._late.pop(channel, [])]:
             if not confirmed.done():
                 confirmed.set_result(None)
 
@@ -171,6 +184,7 @@ class Channels:
         if joined:
             return
         del self._heard[heard.channel]
+        self._late.pop(heard.channel, None)
         pubsub = self._pubsub
         if pubsub is not None and not self._closed:
             self._leaving[heard.channel] += 1
@@ -230,7 +244,7 @@ class Channels:
         broken = error if isinstance(error, UnavailableError) else UnavailableError(f"redis {self._name}: {error}")
         if not self._closed:
             log.info("listening on %s lost (%d channels listen again): %s", self._name, len(self._heard), error)
-        for channel in {*self._heard, *self._confirming}:
+        for channel in {*self._heard, *self._confirming, *self._late}:
             self._unheard(channel, broken)
         self._leaving.clear()
         task = asyncio.get_running_loop().create_task(_closed(pubsub))

@@ -529,7 +529,7 @@ class SilentRedisStore(RedisStore):
 
 
 async def test_redis_subscriber_finds_unnotified_appends_on_its_timer(redis_url: str, contest: str) -> None:
-    reading, silent = RedisStore(redis_url), SilentRedisStore(redis_url)
+    reading, silent = RedisStore(redis_url, poll=0.2), SilentRedisStore(redis_url)
     try:
         reader = asyncio.create_task(take(reading.subscribe(contest), 6))
         await asyncio.sleep(0.05)
