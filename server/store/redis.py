@@ -94,8 +94,8 @@ it polls at this interval (an append meanwhile may be published before the subsc
 
 LISTING = 30.0
 """For how many seconds (at least; three poll intervals if longer) a tail's listing lasts unless renewed: a
-store that stops without unlisting its tails is published to until then. A tail renews its listing after a
-third of that time, at its next wake-up (it wakes at least every poll interval)."""
+store that stops without unlisting its tails is published to until then. A tail renews its listing whenever a
+poll ends without a notification, else after a third of that time, at its next wake-up."""
 
 LOOPBACK = ("127.0.0.1", "localhost", "::1")
 """The names of this host's loopback interface."""
