@@ -7,9 +7,9 @@ here the roster keeps who they are, publishes what this process holds on the sto
 
 A new follower gets the frame right after its welcome; every follower of the contest gets it again whenever it
 changes, at most once per ``gap`` seconds per contest (a room of 50 spectators arriving together costs a few
-frames each, not 50). This process's entry on the board is refreshed every ``heartbeat`` seconds, when the other
-processes' entries are read again too (so a process that died stops counting once its entry lapses). Nothing of
-presence is ever appended to a contest's log.
+frames each, not 50). This process's entry on the board is refreshed every ``heartbeat`` seconds, ``RENEWED``
+contests to a call of the board, when the other processes' entries are read again too (so a process that died
+stops counting once its entry lapses). Nothing of presence is ever appended to a contest's log.
 """
 
 from __future__ import annotations
@@ -41,6 +41,10 @@ GAP = 0.1
 CALLS = 8
 """Board calls in flight at once: a heartbeat publishes every contest followed here, and the players' own commands
 must not wait behind hundreds of them for the store."""
+
+RENEWED = 64
+"""Contests published again in one call of the board at a heartbeat (on SQLite one transaction, on one Redis server
+one round trip, instead of one for each)."""
 
 OMNISCIENT: frozenset[TokenRole] = frozenset({"gm", "auditor"})
 """Who is told how many auditors are reading."""
@@ -235,12 +239,40 @@ class Roster:
             self._beat = asyncio.get_running_loop().call_later(self.heartbeat, self._pulse)
 
     def _pulse(self) -> None:
-        """Publish every contest followed here again (its entry would lapse), and so read the others'."""
+        """Publish every contest followed here again (its entry would lapse), and so read the others', ``RENEWED``
+        contests to a call of the board."""
         self._beat = None
-        for contest in list(self._tables):
-            self._share(contest)
+        contests = list(self._tables)
+        for start in range(0, len(contests), RENEWED):
+            self._spawn(self._renew(contests[start : start + RENEWED]))
         if self._tables:
             self._start_heartbeat()
+
+    async def _renew(self, contests: list[str]) -> None:
+        """Publish these contests again in one call of the board, each under its lock; a contest whose publication
+        is queued or under way is left to it (which publishes it anew)."""
+        async with contextlib.AsyncExitStack() as locked:
+            held: dict[str, Here] = {}
+            for contest in contests:
+                lock = self._locks.get(contest)
+                table = self._tables.get(contest)
+                if table is None or contest in self._sharing or (lock is not None and lock.locked()):
+                    continue
+                await locked.enter_async_context(self._lock(contest))  # free: taken at once
+                held[contest] = table.here()
+            if not held:
+                return
+            try:
+                async with self._calls:
+                    others = await self._board.renew(held)
+            except Exception as error:  # the store away: presence is best effort, tried again at the next heartbeat
+                log.warning(
+                    "presence of %d contests not published (again at the next heartbeat): %s", len(held), _why(error)
+                )
+                return
+            for contest, here in held.items():
+                self._shared[contest] = here
+                self._heard(contest, others.get(contest, []))
 
     def _spawn(self, work: Coroutine[Any, Any, None]) -> None:
         task = asyncio.get_running_loop().create_task(work)

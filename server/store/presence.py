@@ -16,7 +16,7 @@ and a pub/sub channel); ``server.store.boards.board_for`` picks the one that goe
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Protocol
 
 import msgspec
@@ -47,6 +47,11 @@ class PresenceBoard(Protocol):
         """Publish what this process holds of ``contest`` (None: nothing any more, and its entry goes) for
         ``ttl`` seconds, tell the processes listening to it when that changed something, and return what every
         other live process holds of it. Raises ``StoreError`` when the backend cannot be reached."""
+        ...
+
+    async def renew(self, held: Mapping[str, Here]) -> dict[str, list[Here]]:
+        """``share`` of every contest in ``held`` (the heartbeat: entries lapse unless published again), in as few
+        round trips as the backend allows; what every other live process holds of each."""
         ...
 
     async def others(self, contest: str) -> list[Here]:

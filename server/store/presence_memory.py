@@ -7,6 +7,7 @@ from __future__ import annotations
 import asyncio
 import uuid
 import weakref
+from collections.abc import Mapping
 
 from server.store.port import UnavailableError
 from server.store.presence import TTL, Changed, Here
@@ -55,6 +56,9 @@ class MemoryBoard:
                 if board is not self:
                     loop.call_soon(board._told, contest)
         return await self.others(contest)
+
+    async def renew(self, held: Mapping[str, Here]) -> dict[str, list[Here]]:
+        return {contest: await self.share(contest, here) for contest, here in held.items()}
 
     async def others(self, contest: str) -> list[Here]:
         if self._closed:

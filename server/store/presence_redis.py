@@ -20,8 +20,10 @@ import contextlib
 import functools
 import logging
 import uuid
+from collections.abc import Mapping
 
 import msgspec
+from redis.asyncio import RedisCluster
 
 from protocol.codec import decode, encode
 from server.ending import stop_if_cancelled
@@ -79,6 +81,15 @@ def _channel(contest: str) -> str:
     return _key(contest, "presence:notify")
 
 
+def _entries(reply: list[bytes] | None) -> list[Here]:
+    """The other processes' entries the script returned (any that cannot be read skipped)."""
+    entries: list[Here] = []
+    for data in reply or []:
+        with contextlib.suppress(msgspec.ValidationError, msgspec.DecodeError):
+            entries.append(decode(_bytes(data), Here))
+    return entries
+
+
 class RedisBoard:
     def __init__(self, store: RedisStore, on_change: Changed, *, ttl: float = TTL) -> None:
         self.process = uuid.uuid4().hex
@@ -91,17 +102,30 @@ class RedisBoard:
         self._closed = False
 
     async def _call(self, contest: str, mode: str, entry: bytes = b"") -> list[Here]:
-        command = "SPUBLISH" if await self._store._sharded_pubsub() else "PUBLISH"
+        command = await self._publishing()
         async with self._store._reachable():
-            reply = await self._script(
-                keys=[_key(contest, "presence")],
-                args=[self.process, mode, entry, self._lasts_ms, command, _channel(contest)],
-            )
-        entries: list[Here] = []
-        for data in reply or []:
-            with contextlib.suppress(msgspec.ValidationError, msgspec.DecodeError):
-                entries.append(decode(_bytes(data), Here))
-        return entries
+            reply = await self._script(keys=[_key(contest, "presence")], args=self._args(contest, mode, entry, command))
+        return _entries(reply)
+
+    async def _publishing(self) -> str:
+        return "SPUBLISH" if await self._store._sharded_pubsub() else "PUBLISH"
+
+    def _args(self, contest: str, mode: str, entry: bytes, command: str) -> list[bytes | str | int]:
+        return [self.process, mode, entry, self._lasts_ms, command, _channel(contest)]
+
+    async def renew(self, held: Mapping[str, Here]) -> dict[str, list[Here]]:
+        client = self._store._client
+        if isinstance(client, RedisCluster):  # the contests' slots are on several nodes: a call each, at once
+            shared = await asyncio.gather(*(self.share(contest, here) for contest, here in held.items()))
+            return dict(zip(held, shared, strict=True))
+        command = await self._publishing()
+        async with self._store._reachable():  # one server: every call in one round trip
+            pipe = client.pipeline(transaction=False)
+            for contest, here in held.items():
+                args = self._args(contest, "put", encode(here), command)
+                await self._script(keys=[_key(contest, "presence")], args=args, client=pipe)
+            replies = await pipe.execute()
+        return {contest: _entries(reply) for contest, reply in zip(held, replies, strict=True)}
 
     async def share(self, contest: str, here: Here | None) -> list[Here]:
         if here is None:

@@ -17,6 +17,7 @@ import logging
 import sqlite3
 import time
 import uuid
+from collections.abc import Mapping
 
 from protocol.codec import decode, encode
 from server.store.presence import TTL, Changed, Here
@@ -67,20 +68,36 @@ class SqliteBoard:
             self._listening[contest] = others  # what the watcher compares the next read with
         return [decode(entry, Here) for entry in others]
 
+    async def renew(self, held: Mapping[str, Here]) -> dict[str, list[Here]]:
+        written = await self._store._run(functools.partial(self._write_all, {c: encode(h) for c, h in held.items()}))
+        out: dict[str, list[Here]] = {}
+        for contest, others in written.items():
+            if contest in self._listening:
+                self._listening[contest] = others
+            out[contest] = [decode(entry, Here) for entry in others]
+        return out
+
     def _write(self, contest: str, data: bytes | None, conn: sqlite3.Connection) -> list[bytes]:
+        return self._write_all({contest: data}, conn)[contest]
+
+    def _write_all(self, held: Mapping[str, bytes | None], conn: sqlite3.Connection) -> dict[str, list[bytes]]:
+        """Each contest's entry written (None: removed), in one transaction; the others' entries of each."""
         now = time.time()
+        out: dict[str, list[bytes]] = {}
         with _immediate(conn):
             self._make(conn)
-            conn.execute("DELETE FROM presence WHERE contest = ? AND until <= ?", (contest, now))
-            if data is None:
-                conn.execute("DELETE FROM presence WHERE contest = ? AND process = ?", (contest, self.process))
-            else:
-                conn.execute(
-                    "INSERT INTO presence (contest, process, until, here) VALUES (?, ?, ?, ?)"
-                    " ON CONFLICT (contest, process) DO UPDATE SET until = excluded.until, here = excluded.here",
-                    (contest, self.process, now + self.ttl, data),
-                )
-            return _others(conn, contest, self.process, now)
+            for contest, data in held.items():
+                conn.execute("DELETE FROM presence WHERE contest = ? AND until <= ?", (contest, now))
+                if data is None:
+                    conn.execute("DELETE FROM presence WHERE contest = ? AND process = ?", (contest, self.process))
+                else:
+                    conn.execute(
+                        "INSERT INTO presence (contest, process, until, here) VALUES (?, ?, ?, ?)"
+                        " ON CONFLICT (contest, process) DO UPDATE SET until = excluded.until, here = excluded.here",
+                        (contest, self.process, now + self.ttl, data),
+                    )
+                out[contest] = _others(conn, contest, self.process, now)
+        return out
 
     async def others(self, contest: str) -> list[Here]:
         entries = await self._store._run(functools.partial(self._read, [contest]))

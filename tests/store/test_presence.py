@@ -119,6 +119,39 @@ async def test_a_process_that_stops_publishing_lapses(boards: Boards, contest: s
     assert await first.share(contest, Here(seats=["gm"])) == []
 
 
+@pytest.mark.parametrize("spec", ["sqlite", "redis", "redis-cluster"], indirect=True)
+async def test_a_heartbeat_renews_many_contests_at_once_and_reads_the_others_of_each(
+    boards: Boards, contest: str
+) -> None:
+    """A process's heartbeat publishes every contest it follows again in one call (``renew``): each entry lasts
+    anew, the others read each, a change is heard, and what the others hold of each comes back."""
+    first, _ = boards.open(ttl=0.6)
+    second, second_heard = boards.open()
+    tables = [f"{contest}-{i}" for i in range(5)]
+    for i, table in enumerate(tables):
+        second.listen(table)
+        if i % 2:
+            await second.share(table, Here(seats=["gm"]))
+    await asyncio.sleep(0.2)  # listening
+    held = {table: Here(seats=[f"p{i}"]) for i, table in enumerate(tables)}
+    for table, here in held.items():
+        await first.share(table, here)
+    for _ in range(3):  # well past the entries' 0.6 s: they last because they are renewed
+        await asyncio.sleep(0.3)
+        others = await first.renew(held)
+        assert others == {table: [Here(seats=["gm"])] if i % 2 else [] for i, table in enumerate(tables)}
+    for table, here in held.items():
+        assert await second.others(table) == [here]
+    while not second_heard.empty():
+        second_heard.get_nowait()
+    await first.renew({tables[0]: Here(seats=["p0"], spectators=1)})  # a change, in a heartbeat
+    await told(second_heard, tables[0])
+    assert await second.others(tables[0]) == [Here(seats=["p0"], spectators=1)]
+    await asyncio.sleep(0.8)  # no heartbeat any more: every entry lapses
+    for table in tables:
+        assert await second.others(table) == []
+
+
 async def test_presence_is_never_in_a_contests_stream(boards: Boards, contest: str) -> None:
     board, _ = boards.open()
     await board.share(contest, Here(seats=["gm"], spectators=3))
