@@ -29,6 +29,33 @@ def create(gm: Page) -> None:
     expect(gm.get_by_test_id("role")).to_have_text("GM console")
 
 
+SELECT_AND_TYPE = """async ([zone, label, value]) => {
+    window.requestAnimationFrame = () => 0;  // a page that paints late (a busy phone): effects wait 100 ms
+    document.querySelector(`[data-testid="${zone}"]`).dispatchEvent(new MouseEvent("click", { bubbles: true }));
+    for (let i = 0; i < 10; i++) await Promise.resolve();  // the zone's form drawn, nothing painted yet
+    const field = [...document.querySelectorAll("label")].find((l) => l.textContent.startsWith(label)).control;
+    field.value = value;
+    field.dispatchEvent(new Event("input", { bubbles: true }));
+}"""
+
+
+def test_what_the_gm_types_right_after_selecting_a_zone_stays(agon_server: ServerFactory, pages: Pages) -> None:
+    """The GM taps a zone and types its movement modifier at once, before the page has painted: the form was reset
+    for the new zone as it was drawn, not after the paint, so what was typed stays and is what the GM sets."""
+    server = agon_server()
+    gm, _ = pages.open(f"{server.http_url}/")
+    create(gm)
+    expect(gm.get_by_test_id("zone-river-rapids")).to_contain_text("+1 MP")
+    gm.get_by_test_id("zone-river-rapids").click()  # another zone selected first: its form is the one shown
+    expect(gm.get_by_test_id("landscape")).to_contain_text("River Rapids")
+    gm.evaluate(SELECT_AND_TYPE, ["zone-forest-clearing", "Movement modifier", "3"])
+    gm.wait_for_timeout(300)  # past the deferred effects' 100 ms
+    expect(gm.get_by_test_id("landscape")).to_contain_text("Forest Clearing")
+    expect(gm.get_by_label("Movement modifier (extra movement points)")).to_have_value("3")
+    gm.get_by_role("button", name="Set the movement modifier").click()
+    expect(gm.get_by_test_id("zone-forest-clearing")).to_contain_text("+3 MP")
+
+
 def test_the_map_changes_for_everyone_when_the_gm_splits_a_zone(agon_server: ServerFactory, pages: Pages) -> None:
     server = agon_server()
     gm, _ = pages.open(f"{server.http_url}/")

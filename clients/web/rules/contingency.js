@@ -2,7 +2,7 @@
 // for the interface every ruleset module implements and docs/rules/contingency.md for the rules.
 import { ActionButton, ActionForm, Check, Field, Select, html, slug } from "../ui.js";
 import { registerRuleset } from "./registry.js";
-import { useEffect, useRef, useState } from "../vendor/preact-htm.js";
+import { useEffect, useLayoutEffect, useRef, useState } from "../vendor/preact-htm.js";
 import { DiceRow } from "../dice.js";
 import { ListPicks } from "../faces.js";
 
@@ -1280,7 +1280,8 @@ function Landscape({ view, act }) {
   const [modifier, setModifier] = useState(null);
   const [sweeps, setSweeps] = useState(null);
   const [destinations, setDestinations] = useState({});
-  useEffect(() => {
+  // Reset as the new zone's form is drawn, not after the next paint: what is typed into it at once must stay.
+  useLayoutEffect(() => {
     setModifier(null);
     setSweeps(null);
     setDestinations({});
