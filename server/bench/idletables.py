@@ -31,7 +31,7 @@ SPECTATOR = 6  # the room's member who is a spectator (``server.bench.drive.ROOM
 @dataclass(frozen=True)
 class Idle:
     """One run's figures: the server's CPU (a share of one core), and Redis's stream reads and script calls a
-    second (None off Redis)."""
+    second and its own CPU (a share of one core; each None off Redis)."""
 
     cpu: float
     reads: float | None
@@ -108,17 +108,15 @@ async def run(work: Path, counts: list[int], seconds: float, rounds: int) -> Tab
                         figures[name].append(await measure())
                 for name, idle in figures.items():
                     cpu = median([f.cpu for f in idle])
-                    reads = [f.reads for f in idle if f.reads is not None]
-                    scripts = [f.scripts for f in idle if f.scripts is not None]
-                    redis_cpu = [f.redis_cpu for f in idle if f.redis_cpu is not None]
+                    redis_cpu = _median([f.redis_cpu for f in idle])
                     table.add(
                         name,
                         str(count),
                         100 * cpu,
                         1e6 * cpu / count,
-                        median(reads) if reads else None,
-                        median(scripts) if scripts else None,
-                        1e6 * median(redis_cpu) / count if redis_cpu else None,
+                        _median([f.reads for f in idle]),
+                        _median([f.scripts for f in idle]),
+                        None if redis_cpu is None else 1e6 * redis_cpu / count,
                     )
         finally:
             await redis.aclose()
@@ -127,6 +125,12 @@ async def run(work: Path, counts: list[int], seconds: float, rounds: int) -> Tab
         "listings and the presence board's heartbeats (EVALSHA)."
     )
     return table
+
+
+def _median(values: list[float | None]) -> float | None:
+    """The median of a Redis figure over the rounds (None off Redis)."""
+    measured = [value for value in values if value is not None]
+    return median(measured) if measured else None
 
 
 async def _agon(store: str, hellos: list[bytes], seconds: float, settle: float, redis: Redis | None) -> Idle:

@@ -62,23 +62,20 @@ class SqliteBoard:
             self._made = True
 
     async def share(self, contest: str, here: Here | None) -> list[Here]:
-        data = None if here is None else encode(here)
-        others = await self._store._run(functools.partial(self._write, contest, data))
-        if contest in self._listening:
-            self._listening[contest] = others  # what the watcher compares the next read with
-        return [decode(entry, Here) for entry in others]
+        return (await self._publish({contest: None if here is None else encode(here)}))[contest]
 
     async def renew(self, held: Mapping[str, Here]) -> dict[str, list[Here]]:
-        written = await self._store._run(functools.partial(self._write_all, {c: encode(h) for c, h in held.items()}))
+        return await self._publish({contest: encode(here) for contest, here in held.items()})
+
+    async def _publish(self, held: Mapping[str, bytes | None]) -> dict[str, list[Here]]:
+        """Each contest's entry written (None: removed) in one transaction; the others' entries of each."""
+        written = await self._store._run(functools.partial(self._write_all, held))
         out: dict[str, list[Here]] = {}
         for contest, others in written.items():
             if contest in self._listening:
-                self._listening[contest] = others
+                self._listening[contest] = others  # what the watcher compares the next read with
             out[contest] = [decode(entry, Here) for entry in others]
         return out
-
-    def _write(self, contest: str, data: bytes | None, conn: sqlite3.Connection) -> list[bytes]:
-        return self._write_all({contest: data}, conn)[contest]
 
     def _write_all(self, held: Mapping[str, bytes | None], conn: sqlite3.Connection) -> dict[str, list[bytes]]:
         """Each contest's entry written (None: removed), in one transaction; the others' entries of each."""
