@@ -22,6 +22,7 @@ import logging
 import os
 import struct
 from collections.abc import Callable
+from typing import cast
 
 log = logging.getLogger(__name__)
 
@@ -49,9 +50,9 @@ class _Inbound(asyncio.Protocol):
         self._transport: asyncio.Transport | None = None
 
     def connection_made(self, transport: asyncio.BaseTransport) -> None:
-        assert isinstance(transport, asyncio.Transport)
-        self._transport = transport
-        transport.write(self._challenge)
+        # A stream transport, though not necessarily a subclass of asyncio's (uvloop's are its own).
+        self._transport = cast(asyncio.Transport, transport)
+        self._transport.write(self._challenge)
 
     def data_received(self, data: bytes) -> None:
         self._buffer += data

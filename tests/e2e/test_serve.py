@@ -8,6 +8,7 @@ import json
 import stat
 import urllib.error
 import urllib.request
+import uuid
 from pathlib import Path
 
 import pytest
@@ -19,6 +20,7 @@ from protocol.events import Declare
 from protocol.messages import Follow
 from protocol.rulesets import extended as x
 from tests.e2e.conftest import ServerFactory, http_get
+from tests.e2e.test_slow_consumer import metric
 from tests.net.duel import duel
 
 
@@ -183,3 +185,23 @@ async def test_serve_runs_on_uvloop_when_asked_and_refuses_an_unknown_loop(agon_
     with pytest.raises(pytest.fail.Exception) as failed:
         agon_server(env={"AGON_LOOP": "trio"})
     assert "AGON_LOOP" in str(failed.value)
+
+
+async def test_processes_on_uvloop_relay_a_contest_between_them(agon_server: ServerFactory, redis_url: str) -> None:
+    """uvloop's transports are its own: the links between processes (a host and its relays) work on them too."""
+    host, relay = (agon_server(store=redis_url, env={"AGON_LOOP": "uvloop"}) for _ in range(2))
+    gm = await AgonClient.connect(host.ws_url)
+    created = await gm.create(duel(contest=f"uvloop-{uuid.uuid4().hex[:8]}"))
+    contest, invitations = created.contest, created.invitations
+    await gm.follow(contest, invitations.gm)  # the first viewer: its process hosts the contest
+    ann = await AgonClient.connect(relay.ws_url, follow=[Follow(contest, invitations.seats["ann"])])
+    try:
+        ack = await ann.command(contest, Declare(participant="aria", payload=x.Intent(action="lunge", bid=3)))
+        for client in (gm, ann):
+            assert (await client.wait_version(contest, ack.version)).in_sync
+        assert metric(host, "agon_contests_hosted") == 1
+        assert metric(relay, "agon_contests_relayed") == 1
+        assert "Traceback" not in relay.output() + host.output()
+    finally:
+        await gm.close()
+        await ann.close()
