@@ -5,7 +5,9 @@ Each process listens on its *link address* and keeps one connection to each proc
 opens with a handshake proving the sender shares the server secret (the same ``AGON_SECRET`` every process of a
 deployment has) and means this process: the listener sends a random challenge, the sender answers with its name and
 the HMAC-SHA256 of the challenge, its name and the name of the process it means, under the secret; a wrong answer
-closes the connection. After it, each message is its
+closes the connection. While the secret is being changed (``AGON_SECRET_PREVIOUS``, until its grace period ends)
+some processes have the new secret and others only the old one: a sender then answers with a proof under each
+secret it holds, and a listener takes any proof under any secret it holds. After the handshake, each message is its
 length (4 bytes, big-endian) and its bytes, delivered in order. A connection that breaks may have lost messages: the
 listener says so (``on_reset``); a sender finding it broken reports the message undelivered (0).
 
@@ -21,13 +23,19 @@ import hmac
 import logging
 import os
 import struct
-from collections.abc import Callable
+import time
+from collections.abc import Callable, Sequence
 from typing import cast
 
 log = logging.getLogger(__name__)
 
 CHALLENGE = 16
 MAX_MESSAGE = 64 * 1024 * 1024
+MAX_PROOFS = 4
+_PROOF = 32
+_COUNTED = 0x80
+"""Set in the answer's first byte (the name's length, at most 127) when a count of proofs follows it; without it,
+one proof follows the name (as every answer was before a secret could change)."""
 _LENGTH = struct.Struct(">I")
 _CONNECT_TIMEOUT = 2.0
 
@@ -36,6 +44,27 @@ def _proof(secret: bytes, challenge: bytes, name: bytes, to: bytes) -> bytes:
     """The sender ``name``'s answer to ``challenge`` from the process named ``to``: a process that listens where
     another one did (restarted on its port) refuses what was meant for the other."""
     return hmac.new(secret, b"agon-link\0" + challenge + name + b"\0" + to, hashlib.sha256).digest()
+
+
+def _answer(buffer: bytearray) -> tuple[bytes, list[bytes], int] | None:
+    """A sender's whole answer to the challenge at the start of ``buffer``: its name, its proofs and the answer's
+    size; None while it is not all there. The answer is the name's length (1 byte; with ``_COUNTED`` set, a byte
+    counting the proofs follows), the name, and the proofs (32 bytes each)."""
+    if not buffer:
+        return None
+    size, start, count = buffer[0] & ~_COUNTED, 1, 1
+    if buffer[0] & _COUNTED:
+        if len(buffer) < 2:
+            return None
+        start, count = 2, min(buffer[1], MAX_PROOFS + 1)  # more than MAX_PROOFS: refused (no proof is read)
+    end = start + size + _PROOF * count
+    if count > MAX_PROOFS:
+        return bytes(buffer[start : start + size]), [], end
+    if len(buffer) < end:
+        return None
+    name = bytes(buffer[start : start + size])
+    proofs = [bytes(buffer[at : at + _PROOF]) for at in range(start + size, end, _PROOF)]
+    return name, proofs, end
 
 
 class _Inbound(asyncio.Protocol):
@@ -58,15 +87,14 @@ class _Inbound(asyncio.Protocol):
         self._buffer += data
         buffer = self._buffer
         if not self._trusted:
-            # name length (1 byte), name, proof (32 bytes)
-            if not buffer or len(buffer) < 1 + buffer[0] + 32:
-                if len(buffer) > 1 + 255 + 32:
+            answer = _answer(buffer)
+            if answer is None:
+                if len(buffer) > 2 + 127 + _PROOF * MAX_PROOFS:
                     self._refuse()
                 return
-            size = buffer[0]
-            name, proof = bytes(buffer[1 : 1 + size]), bytes(buffer[1 + size : 1 + size + 32])
-            del buffer[: 1 + size + 32]
-            if not hmac.compare_digest(proof, _proof(self._links.secret, self._challenge, name, self._links.name)):
+            name, proofs, size = answer
+            del buffer[:size]
+            if not proofs or not self._links.proven(self._challenge, name, proofs):
                 self._refuse()
                 return
             self._trusted = True
@@ -97,9 +125,23 @@ class _Inbound(asyncio.Protocol):
 
 
 class PeerLinks:
-    def __init__(self, secret: bytes, name: str, host: str, port: int) -> None:
+    def __init__(
+        self,
+        secret: bytes,
+        name: str,
+        host: str,
+        port: int,
+        previous: Sequence[tuple[bytes, float]] = (),
+        clock: Callable[[], float] = time.time,
+    ) -> None:
+        """``previous``: former secrets with the end of their grace period (unix seconds), proved and accepted
+        until then besides ``secret``."""
         self.secret = secret
+        self._previous = list(previous)[: MAX_PROOFS - 1]
+        self._clock = clock
         self.name = name.encode()  # what a sender must name as the process it means
+        if len(self.name) > 127:
+            raise ValueError("a process's link name is at most 127 bytes")
         self._host = host
         self._port = port
         self._server: asyncio.Server | None = None
@@ -107,6 +149,17 @@ class PeerLinks:
         self._connecting: dict[str, asyncio.Lock] = {}
         self._on_message: Callable[[bytes], None] = lambda message: None
         self._on_reset: Callable[[str], None] = lambda peer: None
+
+    def secrets(self) -> list[bytes]:
+        """The secrets this process proves itself with and accepts proofs under now: its own, and the former ones
+        whose grace period has not ended."""
+        now = self._clock()
+        return [self.secret, *(secret for secret, until in self._previous if now < until)]
+
+    def proven(self, challenge: bytes, name: bytes, proofs: Sequence[bytes]) -> bool:
+        """Whether one of ``proofs`` answers ``challenge`` for the sender ``name`` under a secret held here."""
+        expected = [_proof(secret, challenge, name, self.name) for secret in self.secrets()]
+        return any(hmac.compare_digest(proof, mine) for proof in proofs for mine in expected)
 
     async def listen(self, on_message: Callable[[bytes], None], on_reset: Callable[[str], None]) -> tuple[str, int]:
         """Listen on the link address; return the host and port it listens on."""
@@ -158,8 +211,11 @@ class PeerLinks:
             except (OSError, ValueError, TimeoutError, asyncio.IncompleteReadError) as error:
                 log.info("no link to %s at %s: %s", peer, address, error)
                 return None
-            proof = _proof(self.secret, challenge, self.name, peer.encode())
-            writer.write(bytes([len(self.name)]) + self.name + proof)
+            proofs = [_proof(secret, challenge, self.name, peer.encode()) for secret in self.secrets()]
+            if len(proofs) == 1:  # as every sender answered before a secret could change
+                writer.write(bytes([len(self.name)]) + self.name + proofs[0])
+            else:
+                writer.write(bytes([_COUNTED | len(self.name), len(proofs)]) + self.name + b"".join(proofs))
             self._outbound[peer] = writer
             return writer
 

@@ -21,7 +21,7 @@ from server.fd_limit import OpenFiles, raise_open_files
 from server.fd_limit import describe as describe_files
 from server.net import accept_limit
 from server.net.app import AgonServer
-from server.net.auth import server_secret
+from server.net.auth import previous_secrets, server_secret
 from server.net.metrics import ServerMetrics
 from server.net.settings import DEFAULT_HOST, DEFAULT_PORT, Settings
 from server.store import DEFAULT_SPEC, open_store
@@ -41,9 +41,13 @@ def agon_server(settings: Settings, store: EventStore, *, close_store: bool = Tr
     metrics = ServerMetrics()
     bus = None
     if settings.relay and isinstance(store, RedisStore):
-        secret = server_secret(settings.data_dir, settings.secret)
         bus = RedisBus(
-            store, secret, host=settings.link_host, port=settings.link_port, advertise=settings.link_advertise
+            store,
+            server_secret(settings.data_dir, settings.secret),
+            host=settings.link_host,
+            port=settings.link_port,
+            advertise=settings.link_advertise,
+            previous=previous_secrets(settings.data_dir, settings.previous_secret, settings.previous_until),
         )
     return AgonServer(settings, Backend(store, settings, metrics, close_store=close_store, bus=bus), metrics)
 

@@ -15,7 +15,7 @@ import contextlib
 import logging
 import socket
 import uuid
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 
 from server.ending import ended
 from server.peer_links import PeerLinks
@@ -56,13 +56,21 @@ def _proc(name: str, suffix: str) -> str:
 
 class RedisBus:
     def __init__(
-        self, store: RedisStore, secret: bytes, *, host: str = "127.0.0.1", port: int = 0, advertise: str = ""
+        self,
+        store: RedisStore,
+        secret: bytes,
+        *,
+        host: str = "127.0.0.1",
+        port: int = 0,
+        advertise: str = "",
+        previous: Sequence[tuple[bytes, float]] = (),
     ) -> None:
         """``host``, ``port``: where this process listens for the others' messages (``port`` 0: any free one);
-        ``advertise``: the host the others reach it at, when not ``host`` (listening on every interface)."""
+        ``advertise``: the host the others reach it at, when not ``host`` (listening on every interface);
+        ``previous``: former secrets still accepted, each until a unix time (``server.peer_links``)."""
         self._store = store
         self._me = uuid.uuid4().hex[:16]
-        self._links = PeerLinks(secret, self._me, host, port)
+        self._links = PeerLinks(secret, self._me, host, port, previous)
         self._advertise = advertise
         self._address = ""
         self._addresses: dict[str, str] = {}  # other processes' link addresses, as last read

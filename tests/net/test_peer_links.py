@@ -81,3 +81,55 @@ async def test_a_process_listening_where_another_did_refuses_what_was_meant_for_
     await until(lambda: got == [b"attach"])
     await sender.close()
     await restarted.close()
+
+
+OLD = b"the secret every process had until the change"
+
+
+class Clock:
+    def __init__(self) -> None:
+        self.now = 1_000_000.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+async def test_while_the_secret_changes_processes_with_the_new_one_and_with_the_old_one_reach_each_other() -> None:
+    clock = Clock()
+    grace = clock.now + 3600
+    changed = PeerLinks(SECRET, "changed", "127.0.0.1", 0, previous=[(OLD, grace)], clock=clock)
+    unchanged = PeerLinks(OLD, "unchanged", "127.0.0.1", 0)
+    only_new = PeerLinks(SECRET, "only the new one", "127.0.0.1", 0)
+    changed_at, to_changed, _ = await listening(changed)
+    unchanged_at, to_unchanged, _ = await listening(unchanged)
+    only_new_at, to_only_new, _ = await listening(only_new)
+    assert await changed.send("unchanged", unchanged_at, b"frames") == 1
+    assert await unchanged.send("changed", changed_at, b"attach") == 1
+    assert await changed.send("only the new one", only_new_at, b"run") == 1
+    assert await only_new.send("changed", changed_at, b"done") == 1
+    await until(
+        lambda: (to_unchanged, sorted(to_changed), to_only_new) == ([b"frames"], [b"attach", b"done"], [b"run"])
+    )
+    # Once the grace period is over the old secret proves nothing: a process still holding only it is cut off.
+    clock.now = grace
+    stale = PeerLinks(OLD, "stale", "127.0.0.1", 0)
+    await stale.send("changed", changed_at, b"forged after the grace period")
+    await asyncio.sleep(0.1)
+    assert b"forged after the grace period" not in to_changed
+    for links in (changed, unchanged, only_new, stale):
+        await links.close()
+
+
+async def test_an_answer_with_more_proofs_than_a_process_gives_is_cut_off() -> None:
+    host = PeerLinks(SECRET, "host", "127.0.0.1", 0)
+    address, got, _ = await listening(host)
+    hostname, port = address.rsplit(":", 1)
+    reader, writer = await asyncio.open_connection(hostname, int(port))
+    await reader.readexactly(CHALLENGE)
+    guesses = 200  # a sender trying many secrets at once
+    writer.write(bytes([0x80 | 5, guesses]) + b"relay" + os.urandom(32) * guesses + struct.pack(">I", 3) + b"abc")
+    await writer.drain()
+    assert await reader.read() == b""  # closed by the listener
+    assert got == []
+    writer.close()
+    await host.close()
