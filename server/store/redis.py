@@ -23,9 +23,10 @@ sharded pub/sub, delivered by the node owning the contest's slot. When the slot 
 slots again and listens on the new owner.
 
 Pub/sub is at-most-once, so a notification only says "read now": tailing readers always read the stream
-itself, on start, on any notification newer than what they have, after every reconnect, and whenever a wait of
-``poll`` seconds (``POLL``; ``CONFIRM`` while Redis has not confirmed their subscription) without a notification
-ends with their listing's renewal saying the stream's head is past what they hold. They can therefore be late,
+itself, on start, on any notification newer than what they have, after every reconnect, and whenever the store's
+poll round (every ``poll`` seconds, ``POLL``: every tail's listing renewed and its stream's head learnt, in one
+round trip to each server; ``server.store.redis_polls``) finds the head past what they hold, or, while Redis has
+not confirmed a tail's subscription, its own poll every ``CONFIRM`` seconds does. They can therefore be late,
 but never skip or repeat a version. Every tail of a store listens on
 one pub/sub connection to the server (in a cluster, one to each node), not on one of its own
 (``server.store.redis_channels``).
@@ -77,16 +78,18 @@ from server.store.port import (
 from server.store.readiness import Credentials, Shard, cluster_ready, redis_ready
 from server.store.redis_channels import Channels, Heard
 from server.store.redis_line import ScriptLine
+from server.store.redis_polls import PollRound
 
 log = logging.getLogger(__name__)
 
 POLL = 10.0
-"""Seconds a tail waits for a notification before it asks for its stream's head anyway (renewing its listing in the
-same round trip), and reads the stream if the head is past what it holds. A notification is lost only in a failure
-that Redis does not report by closing the connection (a publish that failed inside the append script, a cluster
-bus that lost a classic PUBLISH): the poll bounds how late a reader may then be. Each poll costs the process a
-round trip for nothing while the table is idle: reading every second, 300 idle tables (each with its talk) cost a
-process 30 % of a core and Redis 600 reads a second (``agon bench idle-tables``)."""
+"""Seconds between two poll rounds of a store: every tail's listing renewed and its stream's head learnt, all in one
+round trip to each Redis server (``server.store.redis_polls``); a tail reads its stream when the head is past what it
+holds. A notification is lost only in a failure that Redis does not report by closing the connection (a publish that
+failed inside the append script, a cluster bus that lost a classic PUBLISH): the poll bounds how late a reader may
+then be. Reading every second, 300 idle tables (each with its talk) cost a process 30 % of a core and Redis 600 reads
+a second; each tail polling on its own every 10 s, 4.6 % of a core; in one round, about 2 % (``agon bench
+idle-tables``)."""
 
 CONFIRM = 1.0
 """Seconds a tail waits for Redis to confirm its subscription before it reads anyway; until the confirmation comes
@@ -94,8 +97,8 @@ it polls at this interval (an append meanwhile may be published before the subsc
 
 LISTING = 30.0
 """For how many seconds (at least; three poll intervals if longer) a tail's listing lasts unless renewed: a
-store that stops without unlisting its tails is published to until then. A tail renews its listing whenever a
-poll ends without a notification, else after a third of that time, at its next wake-up."""
+store that stops without unlisting its tails is published to until then. The store's poll round renews every
+listing it holds."""
 
 LOOPBACK = ("127.0.0.1", "localhost", "::1")
 """The names of this host's loopback interface."""
@@ -341,6 +344,7 @@ class RedisStore(EventStore):
         self._name = uuid.uuid4().hex  # how this store's tails are listed, and how its appends name it
         self._listing_ms = int(1000 * max(LISTING, 3 * poll))
         self._listed_tails: collections.Counter[tuple[str, str]] = collections.Counter()  # (contest, name)
+        self._polls = PollRound(self._list_many, poll)  # renews every tail's listing, tells it its head
         self._channels: Channels | None = None  # on one server: every tail's notifications, on one connection
         self._node_channels: dict[tuple[str, int], Channels] = {}  # in a cluster: the same, one a node
         self._snapshot_script = self._client.register_script(_SAVE_SNAPSHOT)
@@ -494,7 +498,6 @@ class RedisStore(EventStore):
         self, contest: str, after: int, known: Callable[[], int], name: str
     ) -> AsyncIterator[Record]:
         backoff = 0.05
-        loop = asyncio.get_running_loop()
         reconnected = False
         while not self._closed:
             stop_if_cancelled()
@@ -504,12 +507,13 @@ class RedisStore(EventStore):
                 channels = await self._channels_for(contest)
                 heard = await channels.join(_key(contest, "notify"), min(self._poll, CONFIRM))
                 head = await self._list(contest, name, self._listing_ms)  # listening first: then listed, then reading
-                listed = loop.time()
                 if reconnected:  # a Redis restarted from a cut file, or a replica promoted, may be behind
                     held, reconnected = max(after, known()), False
                     if held > 0 and head < held:
                         raise BehindError(f"redis came back with {contest} at version {head}, not {held}")
-                # Listening now: from here on, read the stream whenever there may be something new.
+                # Listening now: from here on, read the stream whenever there may be something new. The store's
+                # poll round renews the listing and tells the tail a head past the last notification.
+                self._polls.join(contest, name, heard)
                 while not self._closed:
                     stop_if_cancelled()
                     after = max(after, known())  # what the reader holds already is not read again
@@ -521,17 +525,16 @@ class RedisStore(EventStore):
                     holding = functools.partial(_newest, after, known)
                     while len(batch) < PAGE and not self._closed:  # until there may be something new
                         stop_if_cancelled()
-                        await heard.wait(holding, self._poll if heard.confirmed else min(self._poll, CONFIRM))
+                        if heard.confirmed:
+                            await heard.wait(holding, None)  # told, by a notification or by the poll round
+                            break
+                        await heard.wait(holding, min(self._poll, CONFIRM))
                         if heard.head > holding():
                             break  # told
-                        # Told nothing within the wait: renew the listing, and learn the head in the same round trip.
+                        # Not yet sure to be told: poll now, learning the head as the listing is renewed.
                         head = await self._list(contest, name, self._listing_ms)
-                        listed = loop.time()
                         if head > holding():
-                            break  # appended, its notification lost
-                    if loop.time() - listed >= self._listing_ms / 3000:
-                        await self._list(contest, name, self._listing_ms)
-                        listed = loop.time()
+                            break  # appended before the subscription held
             except UnavailableError as error:
                 if self._closed:
                     return
@@ -541,6 +544,7 @@ class RedisStore(EventStore):
                 backoff = min(backoff * 2, self._poll, CONFIRM)
             finally:
                 if channels is not None and heard is not None:
+                    self._polls.leave(contest, name, heard)
                     channels.leave(heard)
 
     async def _channels_for(self, contest: str) -> Channels:
@@ -550,13 +554,7 @@ class RedisStore(EventStore):
             if self._channels is None:
                 self._channels = Channels(self._url, self._listeners, self._sharded_pubsub)
             return self._channels
-        host, port = await self._node_of(contest)
-        channels = self._node_channels.get((host, port))
-        if channels is None:
-            client = self._node(host, port)
-            channels = Channels(f"{host}:{port}", client, self._sharded_pubsub, lambda error: self._relearn())
-            self._node_channels[host, port] = channels
-        return channels
+        return self._channels_at(*await self._node_of(contest))
 
     async def _node_client(self, contest: str) -> Redis:
         """A client of the server, or in a cluster a new one of the node now owning the contest's slot (for its
@@ -593,6 +591,56 @@ class RedisStore(EventStore):
         """``_list`` as it is, without the store's checks (a closing store unlists its tails)."""
         last = await self._list_script(keys=[_key(contest, "listeners"), _key(contest, "events")], args=[name, ms])
         return _version(last)
+
+    async def _list_many(self, listed: Sequence[tuple[str, str]]) -> list[int | None]:
+        """Renew the listings ``listed`` ((contest, name) each) for ``LISTING`` seconds more: each contest's head
+        version (None where it could not be renewed: a cluster node away, a slot just moved). One round trip to
+        a server; in a cluster, one to each node holding some of the contests, all at once."""
+        heads: list[int | None] = [None] * len(listed)
+        client = self._client
+        if not isinstance(client, RedisCluster):
+            await self._list_on(client, listed, range(len(listed)), heads)
+            return heads
+        nodes: dict[tuple[str, int], list[int]] = {}
+        for index, (contest, _) in enumerate(listed):
+            nodes.setdefault(await self._node_of(contest), []).append(index)
+        failed = await asyncio.gather(
+            *(self._list_on(self._channels_at(*node).client, listed, at, heads) for node, at in nodes.items()),
+            return_exceptions=True,
+        )
+        for failure in failed:
+            if isinstance(failure, BaseException) and not isinstance(failure, UnavailableError):
+                raise failure
+        return heads
+
+    async def _list_on(
+        self, client: Redis, listed: Sequence[tuple[str, str]], indexes: Sequence[int], heads: list[int | None]
+    ) -> None:
+        """Renew the listings ``listed[i]`` for each ``i`` of ``indexes`` in one round trip to ``client``'s server,
+        setting ``heads[i]`` (left None where the server refused it: a slot no longer its own)."""
+        async with self._reachable():
+            pipe = client.pipeline(transaction=False)
+            for index in indexes:
+                contest, name = listed[index]
+                keys = [_key(contest, "listeners"), _key(contest, "events")]
+                await self._list_script(keys=keys, args=[name, self._listing_ms], client=pipe)
+            try:
+                async with asyncio.timeout(self._timeout):  # a node's client has no timeout of its own
+                    replies = await pipe.execute(raise_on_error=False)
+            except TimeoutError:
+                raise UnavailableError(f"redis {self._url}: no answer to a round of listings") from None
+        for index, reply in zip(indexes, replies, strict=True):
+            if not isinstance(reply, Exception):
+                heads[index] = _version(reply)
+
+    def _channels_at(self, host: str, port: int) -> Channels:
+        """The channels of one node of the cluster, and the client they listen with (made when first needed)."""
+        channels = self._node_channels.get((host, port))
+        if channels is None:
+            client = self._node(host, port)
+            channels = Channels(f"{host}:{port}", client, self._sharded_pubsub, lambda error: self._relearn())
+            self._node_channels[host, port] = channels
+        return channels
 
     @property
     def on_loopback(self) -> bool:
@@ -718,6 +766,7 @@ class RedisStore(EventStore):
             return
         listed = list(self._listed_tails)
         self._closed = True
+        await self._polls.close()
         with contextlib.suppress(Exception):  # best effort: a listing left behind expires by itself
             async with asyncio.timeout(1.0):
                 for contest, name in listed:

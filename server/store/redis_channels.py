@@ -50,7 +50,10 @@ class Heard:
     def tell(self, data: bytes) -> None:
         if self._on_message is not None:
             self._on_message(data)
-        head = _head_in(data)
+        self.learn(_head_in(data))
+
+    def learn(self, head: int) -> None:
+        """The stream's head, learnt otherwise than from a notification (a poll round): as if notified."""
         if head > self.head:
             self.head = head
             self._told.set()
@@ -70,16 +73,20 @@ class Heard:
             await self._told.wait()
         return self._broken
 
-    async def wait(self, after: Callable[[], int], timeout: float) -> None:
+    async def wait(self, after: Callable[[], int], timeout: float | None) -> None:
         """Return once a version past ``after()`` was notified (at once if it was already), or after ``timeout``
-        seconds; raise ``UnavailableError`` once the subscription is lost."""
+        seconds (None: however long it takes); raise ``UnavailableError`` once the subscription is lost."""
         loop = asyncio.get_running_loop()
-        deadline = loop.time() + timeout
+        deadline = None if timeout is None else loop.time() + timeout
         while True:
             if self._broken is not None:
                 raise self._broken
             if self.head > after():
                 return
+            if deadline is None:
+                self._told.clear()
+                await self._told.wait()
+                continue
             left = deadline - loop.time()
             if left <= 0:
                 return

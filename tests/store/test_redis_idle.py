@@ -1,17 +1,20 @@
 """An idle table costs Redis and the process next to nothing: a tail on Redis reads its stream when an append is
 notified, not every second (a process following 300 idle tables, each with its talk, read 600 times a second for
-nothing and spent a quarter of a core on it)."""
+nothing and spent a quarter of a core on it); and a store polls all its tails in one round, not each on its own
+(each poll cost a process half a millisecond: two thirds of what an idle table still cost it)."""
 
 from __future__ import annotations
 
 import asyncio
 import uuid
+from collections.abc import Sequence
 
+import pytest
 from redis.asyncio import Redis
 
 from server.store import Record, RedisStore
 from server.store.redis import CONFIRM, POLL
-from tests.store.test_contract import WAIT, rec, take
+from tests.store.test_contract import WAIT, SilentRedisStore, rec, take
 
 IDLE = 2.5
 """Seconds a tail is left idle: two and a half of the one-second poll it had."""
@@ -74,3 +77,79 @@ async def test_an_idle_tails_polls_renew_its_listing_and_read_nothing(redis_url:
         await tailing.close()
         await appending.close()
         await admin.aclose()
+
+
+class CountingPolls(CountingRedis):
+    """Counts the calls that renew listings: one tail's (``_list``), and a round's (``_list_many``, with its size)."""
+
+    def __init__(self, url: str, **options: float) -> None:
+        super().__init__(url, **options)  # type: ignore[arg-type]
+        self.single = 0
+        self.rounds: list[int] = []
+
+    async def _list(self, contest: str, name: str, ms: int) -> int:
+        self.single += 1
+        return await super()._list(contest, name, ms)
+
+    async def _list_many(self, listed: Sequence[tuple[str, str]]) -> list[int | None]:
+        self.rounds.append(len(listed))
+        return await super()._list_many(listed)
+
+
+def _url(where: str, request: pytest.FixtureRequest) -> str:
+    return str(
+        request.getfixturevalue("redis_url") if where == "redis" else request.getfixturevalue("redis_cluster").url
+    )
+
+
+@pytest.mark.parametrize("where", ["redis", "redis-cluster"])
+async def test_a_stores_idle_tails_are_polled_together_in_one_round(where: str, request: pytest.FixtureRequest) -> None:
+    """In one round trip to a server; in a cluster, one to each node holding some of the contests."""
+    tails, polls = 20, 10
+    url = _url(where, request)
+    tailing, appending = CountingPolls(url, poll=0.1), RedisStore(url)
+    contests = [f"round-{uuid.uuid4().hex}" for _ in range(tails)]
+    try:
+        for contest in contests:
+            await appending.append(contest, [rec(1)], 0)
+        readers = [asyncio.create_task(take(tailing.subscribe(contest), 2)) for contest in contests]
+        async with asyncio.timeout(WAIT):
+            while tailing.reads < tails or not tailing.rounds:
+                await asyncio.sleep(0.01)
+        rounds = len(tailing.rounds)
+        await asyncio.sleep(polls * 0.1)
+        assert tailing.single == tails  # each tail listed itself once, as it started
+        assert len(tailing.rounds) - rounds >= polls / 2
+        assert tailing.rounds[-1] == tails  # every tail in each round
+        assert tailing.reads == tails  # and none read anything more
+        for contest in contests:
+            await appending.append(contest, [rec(2)], 1)
+        assert [[r.version for r in await reader] for reader in readers] == [[1, 2]] * tails
+    finally:
+        await tailing.close()
+        await appending.close()
+
+
+@pytest.mark.parametrize("where", ["redis", "redis-cluster"])
+async def test_appends_nobody_was_told_of_reach_every_idle_tail_at_the_next_round(
+    where: str, request: pytest.FixtureRequest
+) -> None:
+    """The round is what catches a notification that was lost: on a server as on a cluster, whose contests are on
+    several nodes."""
+    url = str(
+        request.getfixturevalue("redis_url") if where == "redis" else request.getfixturevalue("redis_cluster").url
+    )
+    reading, silent = RedisStore(url, poll=0.2), SilentRedisStore(url)
+    contests = [f"unheard-{uuid.uuid4().hex}" for _ in range(6)]
+    try:
+        for contest in contests:
+            await silent.append(contest, [rec(1)], 0)
+        readers = [asyncio.create_task(take(reading.subscribe(contest), 2)) for contest in contests]
+        await asyncio.sleep(0.3)
+        for contest in contests:
+            await silent.append(contest, [rec(2)], 1)  # never published
+        async with asyncio.timeout(WAIT):
+            assert [[r.version for r in await reader] for reader in readers] == [[1, 2]] * len(contests)
+    finally:
+        await reading.close()
+        await silent.close()
