@@ -23,13 +23,12 @@ import uuid
 from collections.abc import Mapping
 
 import msgspec
-from redis.asyncio import RedisCluster
 
 from protocol.codec import decode, encode
 from server.ending import stop_if_cancelled
 from server.store.port import UnavailableError
 from server.store.presence import TTL, Changed, Here
-from server.store.redis import _NOW_MS, RedisStore, _bytes, _key
+from server.store.redis import _NOW_MS, RedisStore, ScriptCall, _bytes, _key
 
 log = logging.getLogger(__name__)
 
@@ -114,17 +113,16 @@ class RedisBoard:
         return [self.process, mode, entry, self._lasts_ms, command, _channel(contest)]
 
     async def renew(self, held: Mapping[str, Here]) -> dict[str, list[Here]]:
-        client = self._store._client
-        if isinstance(client, RedisCluster):  # the contests' slots are on several nodes: a call each, at once
-            shared = await asyncio.gather(*(self.share(contest, here) for contest, here in held.items()))
-            return dict(zip(held, shared, strict=True))
+        """One round trip to a server; in a cluster, one to each node holding some of the contests, all at once."""
         command = await self._publishing()
-        async with self._store._reachable():  # one server: every call in one round trip
-            pipe = client.pipeline(transaction=False)
-            for contest, here in held.items():
-                args = self._args(contest, "put", encode(here), command)
-                await self._script(keys=[_key(contest, "presence")], args=args, client=pipe)
-            replies = await pipe.execute()
+        calls: list[ScriptCall] = [
+            (contest, [_key(contest, "presence")], self._args(contest, "put", encode(here), command))
+            for contest, here in held.items()
+        ]
+        replies = await self._store.scripts(self._script, calls)
+        for reply in replies:
+            if isinstance(reply, Exception):
+                raise reply if isinstance(reply, UnavailableError) else UnavailableError(str(reply))
         return {contest: _entries(reply) for contest, reply in zip(held, replies, strict=True)}
 
     async def share(self, contest: str, here: Here | None) -> list[Here]:

@@ -54,6 +54,7 @@ from redis.asyncio import Redis, RedisCluster
 from redis.asyncio.cluster import ClusterNode
 from redis.asyncio.retry import Retry
 from redis.backoff import NoBackoff
+from redis.commands.core import AsyncScript
 from redis.exceptions import ClusterError, RedisClusterException, ResponseError
 from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import TimeoutError as RedisTimeoutError
@@ -207,6 +208,10 @@ if current and tonumber(current) > tonumber(ARGV[1]) then return 0 end
 redis.call('HSET', KEYS[1], 'version', ARGV[1], 'data', ARGV[2])
 return 1
 """
+
+
+ScriptCall = tuple[str, Sequence[str], Sequence[str | int | bytes]]
+"""A script's call about one contest: the contest, the keys, the arguments."""
 
 
 def _newest(held: int, known: Callable[[], int]) -> int:
@@ -594,44 +599,60 @@ class RedisStore(EventStore):
 
     async def _list_many(self, listed: Sequence[tuple[str, str]]) -> list[int | None]:
         """Renew the listings ``listed`` ((contest, name) each) for ``LISTING`` seconds more: each contest's head
-        version (None where it could not be renewed: a cluster node away, a slot just moved). One round trip to
-        a server; in a cluster, one to each node holding some of the contests, all at once."""
-        heads: list[int | None] = [None] * len(listed)
+        version (None where it could not be renewed: a cluster node away, a slot just moved)."""
+        calls: list[ScriptCall] = [
+            (contest, [_key(contest, "listeners"), _key(contest, "events")], [name, self._listing_ms])
+            for contest, name in listed
+        ]
+        replies = await self.scripts(self._list_script, calls)
+        return [None if isinstance(reply, Exception) else _version(reply) for reply in replies]
+
+    async def scripts(self, script: AsyncScript, calls: Sequence[ScriptCall]) -> list[Any]:
+        """Run ``script`` once for each call (its contest, keys and arguments): each call's reply, or the exception
+        it met (``UnavailableError`` for a node that could not be reached, a ``ResponseError`` where a slot just
+        moved). One round trip to a server; in a cluster, one to each node holding some of the contests, all at
+        once (a script touches one slot)."""
+        replies: list[Any] = [None] * len(calls)
         client = self._client
         if not isinstance(client, RedisCluster):
-            await self._list_on(client, listed, range(len(listed)), heads)
-            return heads
+            await self._scripts_on(client, script, calls, range(len(calls)), replies)
+            return replies
         nodes: dict[tuple[str, int], list[int]] = {}
-        for index, (contest, _) in enumerate(listed):
+        for index, (contest, _, _) in enumerate(calls):
             nodes.setdefault(await self._node_of(contest), []).append(index)
-        failed = await asyncio.gather(
-            *(self._list_on(self._channels_at(*node).client, listed, at, heads) for node, at in nodes.items()),
-            return_exceptions=True,
-        )
-        for failure in failed:
-            if isinstance(failure, BaseException) and not isinstance(failure, UnavailableError):
+        on_nodes = [
+            self._scripts_on(self._channels_at(*node).client, script, calls, at, replies) for node, at in nodes.items()
+        ]
+        for at, failure in zip(nodes.values(), await asyncio.gather(*on_nodes, return_exceptions=True), strict=True):
+            if isinstance(failure, UnavailableError):
+                for index in at:
+                    replies[index] = failure
+            elif isinstance(failure, BaseException):
                 raise failure
-        return heads
+        return replies
 
-    async def _list_on(
-        self, client: Redis, listed: Sequence[tuple[str, str]], indexes: Sequence[int], heads: list[int | None]
+    async def _scripts_on(
+        self,
+        client: Redis,
+        script: AsyncScript,
+        calls: Sequence[ScriptCall],
+        indexes: Sequence[int],
+        replies: list[Any],
     ) -> None:
-        """Renew the listings ``listed[i]`` for each ``i`` of ``indexes`` in one round trip to ``client``'s server,
-        setting ``heads[i]`` (left None where the server refused it: a slot no longer its own)."""
+        """The calls ``calls[i]`` for each ``i`` of ``indexes``, in one round trip to ``client``'s server: their
+        replies into ``replies[i]``."""
         async with self._reachable():
             pipe = client.pipeline(transaction=False)
             for index in indexes:
-                contest, name = listed[index]
-                keys = [_key(contest, "listeners"), _key(contest, "events")]
-                await self._list_script(keys=keys, args=[name, self._listing_ms], client=pipe)
+                _, keys, args = calls[index]
+                await script(keys=keys, args=args, client=pipe)
             try:
                 async with asyncio.timeout(self._timeout):  # a node's client has no timeout of its own
-                    replies = await pipe.execute(raise_on_error=False)
+                    answered = await pipe.execute(raise_on_error=False)
             except TimeoutError:
-                raise UnavailableError(f"redis {self._url}: no answer to a round of listings") from None
-        for index, reply in zip(indexes, replies, strict=True):
-            if not isinstance(reply, Exception):
-                heads[index] = _version(reply)
+                raise UnavailableError(f"redis {self._url}: no answer to a round of {len(indexes)} calls") from None
+        for index, reply in zip(indexes, answered, strict=True):
+            replies[index] = reply
 
     def _channels_at(self, host: str, port: int) -> Channels:
         """The channels of one node of the cluster, and the client they listen with (made when first needed)."""

@@ -8,6 +8,7 @@ from __future__ import annotations
 import asyncio
 import uuid
 from collections.abc import Sequence
+from typing import Any
 
 import pytest
 from redis.asyncio import Redis
@@ -86,6 +87,7 @@ class CountingPolls(CountingRedis):
         super().__init__(url, **options)  # type: ignore[arg-type]
         self.single = 0
         self.rounds: list[int] = []
+        self.trips: list[int] = []  # each round's round trips to Redis
 
     async def _list(self, contest: str, name: str, ms: int) -> int:
         self.single += 1
@@ -93,7 +95,12 @@ class CountingPolls(CountingRedis):
 
     async def _list_many(self, listed: Sequence[tuple[str, str]]) -> list[int | None]:
         self.rounds.append(len(listed))
+        self.trips.append(0)
         return await super()._list_many(listed)
+
+    async def _scripts_on(self, *args: Any) -> None:
+        self.trips[-1] += 1
+        await super()._scripts_on(*args)
 
 
 def _url(where: str, request: pytest.FixtureRequest) -> str:
@@ -121,6 +128,8 @@ async def test_a_stores_idle_tails_are_polled_together_in_one_round(where: str, 
         assert tailing.single == tails  # each tail listed itself once, as it started
         assert len(tailing.rounds) - rounds >= polls / 2
         assert tailing.rounds[-1] == tails  # every tail in each round
+        nodes = {await tailing._node_of(contest) for contest in contests} if where != "redis" else {"the server"}
+        assert tailing.trips[-1] == len(nodes)  # one to the server, or to each primary holding some of the contests
         assert tailing.reads == tails  # and none read anything more
         for contest in contests:
             await appending.append(contest, [rec(2)], 1)
