@@ -629,7 +629,21 @@ class RedisStore(EventStore):
                     replies[index] = failure
             elif isinstance(failure, BaseException):
                 raise failure
+        moved = [index for index, reply in enumerate(replies) if isinstance(reply, ResponseError)]
+        if moved:  # a slot this process placed on a node that no longer holds it (MOVED, ASK): the cluster's way
+            self._relearn()
+            await asyncio.gather(*(self._script_again(script, calls[index], index, replies) for index in moved))
         return replies
+
+    async def _script_again(self, script: AsyncScript, call: ScriptCall, index: int, replies: list[Any]) -> None:
+        """One call on its own, through the cluster's client (which follows a moved slot): its reply into
+        ``replies[index]``, or the exception it met."""
+        _, keys, args = call
+        try:
+            async with self._reachable():
+                replies[index] = await script(keys=keys, args=args)
+        except (UnavailableError, ResponseError) as error:
+            replies[index] = error
 
     async def _scripts_on(
         self,

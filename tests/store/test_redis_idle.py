@@ -14,7 +14,8 @@ import pytest
 from redis.asyncio import Redis
 
 from server.store import Record, RedisStore
-from server.store.redis import CONFIRM, POLL
+from server.store.redis import CONFIRM, POLL, ScriptCall, _version
+from tests.conftest import RedisClusterServers
 from tests.store.test_contract import WAIT, SilentRedisStore, rec, take
 
 IDLE = 2.5
@@ -161,4 +162,36 @@ async def test_appends_nobody_was_told_of_reach_every_idle_tail_at_the_next_roun
             assert [[r.version for r in await reader] for reader in readers] == [[1, 2]] * len(contests)
     finally:
         await reading.close()
+        await silent.close()
+
+
+class Misplacing(RedisStore):
+    """Places one contest on a node that does not hold its slot, as a process does until it learns a slot moved."""
+
+    misplaced = ""
+
+    async def _node_of(self, contest: str) -> tuple[str, int]:
+        node = await super()._node_of(contest)
+        if contest != self.misplaced:
+            return node
+        assert self._cluster is not None
+        return next((str(n.host), int(n.port)) for n in self._cluster.get_primaries() if (n.host, n.port) != node)
+
+
+async def test_a_round_that_finds_a_slot_moved_renews_that_listing_all_the_same(
+    redis_cluster: RedisClusterServers,
+) -> None:
+    store, silent = Misplacing(redis_cluster.url, poll=3600), SilentRedisStore(redis_cluster.url)
+    contests = [f"misplaced-{uuid.uuid4().hex}" for _ in range(4)]
+    store.misplaced = contests[0]
+    try:
+        for contest in contests:
+            await silent.append(contest, [rec(1), rec(2)], 0)
+        calls: list[ScriptCall] = [
+            (c, [f"agon:{{{c}}}:listeners", f"agon:{{{c}}}:events"], ["me", 30_000]) for c in contests
+        ]
+        replies = await store.scripts(store._list_script, calls)
+        assert [_version(reply) for reply in replies] == [2, 2, 2, 2]  # the misplaced one too, asked again
+    finally:
+        await store.close()
         await silent.close()
