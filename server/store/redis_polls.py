@@ -50,7 +50,10 @@ class PollRound:
     async def _run(self) -> None:
         while True:
             await asyncio.sleep(self._every)
-            await self.round()
+            try:
+                await self.round()
+            except Exception:  # not one round's trouble only: the next round tries again all the same
+                log.exception("a poll round of %d listings failed", len(self._tails))
 
     async def round(self) -> None:
         """Renew every listing held now and tell each tail its head (a listing left meanwhile may be renewed once
