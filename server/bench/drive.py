@@ -199,6 +199,18 @@ async def paced(target: Target, rooms: Sequence[Room], seconds: float, rate: flo
     await asyncio.gather(*(gm(r) for r in rooms))
 
 
+async def load(target: Target, rooms: Sequence[Room], seconds: float, rate: float | None) -> tuple[float, float]:
+    """The GMs' commands for ``seconds`` (closed loop when ``rate`` is None, else paced at it), until each reached its
+    whole room: when it started (``time.perf_counter``) and how many seconds it took."""
+    started = time.perf_counter()
+    if rate is None:
+        await closed_loop(target, rooms, seconds)
+    else:
+        await paced(target, rooms, seconds, rate)
+    await settle(rooms)
+    return started, time.perf_counter() - started
+
+
 async def settle(rooms: Sequence[Room], timeout: float = 30.0) -> None:
     """Wait until every command sent has reached its whole room."""
     deadline = time.perf_counter() + timeout

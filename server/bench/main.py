@@ -14,7 +14,7 @@ from pathlib import Path
 
 from server.bench.report import Table
 
-SCENARIOS = ("table-night", "idle-crowd", "idle-tables", "long-contest", "store", "peer", "all")
+SCENARIOS = ("table-night", "idle-crowd", "idle-tables", "relay-cost", "long-contest", "store", "peer", "all")
 
 
 def add_arguments(bench: argparse.ArgumentParser) -> None:
@@ -27,8 +27,8 @@ def add_arguments(bench: argparse.ArgumentParser) -> None:
         "of --stores and --processes (all runs it as well as the adjust load's matrix)",
     )
     bench.add_argument("--rounds", type=int, default=3, help="interleaved rounds (medians are over them)")
-    bench.add_argument("--contests", type=int, default=20, help="table night and peer: contests at once")
-    bench.add_argument("--seconds", type=float, default=5.0, help="table night and peer: seconds per run")
+    bench.add_argument("--contests", type=int, default=20, help="table night, relay cost and peer: contests at once")
+    bench.add_argument("--seconds", type=float, default=5.0, help="table night, relay cost and peer: seconds per run")
     bench.add_argument("--rate", type=float, default=1000.0, help="table night: commands/s of the paced runs")
     bench.add_argument(
         "--stores", default=None, help="table night: sqlite, redis or both (sqlite,redis; with --smoke, sqlite)"
@@ -67,14 +67,14 @@ def machine() -> str:
 
 
 def run(args: argparse.Namespace) -> int:
-    from server.bench import crowd, idletables, longcontest, peer, storebench, tablemix, tablenight
+    from server.bench import crowd, idletables, longcontest, peer, relaycost, storebench, tablemix, tablenight
     from server.bench.procs import raise_fd_limit
 
     raise_fd_limit(65536)
     # Stopped from outside (SIGTERM): unwind, so the servers this run started are stopped too.
     signal.signal(signal.SIGTERM, _interrupted)
     chosen = (
-        ["table-night-mix", "table-night", "idle-crowd", "idle-tables", "long-contest", "store", "peer"]
+        ["table-night-mix", "table-night", "idle-crowd", "idle-tables", "relay-cost", "long-contest", "store", "peer"]
         if args.scenario == "all"
         else ["table-night-mix"]
         if args.scenario == "table-night" and args.mix
@@ -130,6 +130,17 @@ def run(args: argparse.Namespace) -> int:
                     )
                 )
             ],
+            "relay-cost": lambda: [
+                asyncio.run(
+                    relaycost.run(
+                        work / "relay",
+                        2 if smoke else args.contests,
+                        0.3 if smoke else args.seconds,
+                        rounds,
+                        40 if smoke else relaycost.QUIET,
+                    )
+                )
+            ],
             "long-contest": lambda: [
                 asyncio.run(longcontest.run(work / "long", [200, 400] if smoke else _ints(args.events), rounds))
             ],
@@ -145,7 +156,7 @@ def run(args: argparse.Namespace) -> int:
             ],
         }
         for name in chosen:
-            for folder in ("night", "crowd", "idle", "long", "store", "peer"):
+            for folder in ("night", "crowd", "idle", "relay", "long", "store", "peer"):
                 (work / folder).mkdir(parents=True, exist_ok=True)
             for table in steps[name]():
                 text = table.markdown()

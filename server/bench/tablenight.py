@@ -5,7 +5,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
-import time
 from dataclasses import dataclass, replace
 from pathlib import Path
 
@@ -38,13 +37,7 @@ async def measure(target: drive.Target, rooms: list[drive.Room], seconds: float,
     drive.reset(rooms)
     sent_before = sum(r.commands for r in rooms)
     cpu_before = sum(cpu_seconds(pid) for pid in target.pids)
-    started = time.perf_counter()
-    if rate is None:
-        await drive.closed_loop(target, rooms, seconds)
-    else:
-        await drive.paced(target, rooms, seconds, rate)
-    await drive.settle(rooms)
-    elapsed = time.perf_counter() - started
+    started, elapsed = await drive.load(target, rooms, seconds, rate)
     cpu = sum(cpu_seconds(pid) for pid in target.pids) - cpu_before
     commands = sum(r.commands for r in rooms) - sent_before
     lat = drive.latencies(rooms, started + min(0.5, seconds / 5))  # the first moments warm up

@@ -17,6 +17,7 @@ TITLES = {
     "table night": 2,  # sqlite, one process: closed loop and paced
     "idle crowd": 2,  # two connection counts
     "idle tables": 3,  # sqlite, redis and the floor
+    "relay cost": 4,  # relayed and pinned: closed loop and paced
     "long contest": 2,  # two lengths
     "store": 2,  # sqlite and redis
     "peer": 4,  # the adjust load and the mix: closed loop and paced
