@@ -43,8 +43,11 @@ class Target:
     pids: Sequence[int]  # the server processes whose CPU is measured
     tag: str = ""  # distinguishes this target's command ids from an earlier run's on the same contests
     spread: bool = False  # member j of room i goes to urls[(i + j) % len(urls)], as a round-robin proxy spreads them
+    places: Sequence[int] = ()  # if given, member j of every room goes to urls[places[j]]
 
     def url(self, room: int, member: int) -> str:
+        if self.places:
+            return self.urls[self.places[member]]
         return self.urls[(room + member if self.spread else room) % len(self.urls)]
 
 

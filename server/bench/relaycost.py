@@ -13,7 +13,7 @@ from __future__ import annotations
 import contextlib
 import statistics
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from server.bench import drive
@@ -28,16 +28,6 @@ LAYOUTS = {"relayed": (0, 0, 0, 1, 1, 2, 2), "pinned": (0, 0, 0, 0, 0, 0, 0)}
 """Each layout's process for each member of a table (``server.bench.drive.ROOM``: the GM first)."""
 
 
-@dataclass
-class Placed(drive.Target):
-    """A target whose members connect to the process their place in the room names."""
-
-    places: tuple[int, ...] = ()
-
-    def url(self, room: int, member: int) -> str:
-        return self.urls[self.places[member]]
-
-
 @dataclass(frozen=True)
 class Costs:
     """One run's figures: commands a second, and each process's CPU ms a command (the host first)."""
@@ -47,7 +37,7 @@ class Costs:
 
 
 async def _measure(
-    placed: Placed, rooms: list[drive.Room], servers: Sequence[Proc], seconds: float, rate: float | None
+    placed: drive.Target, rooms: list[drive.Room], servers: Sequence[Proc], seconds: float, rate: float | None
 ) -> Costs:
     drive.reset(rooms)
     sent = sum(r.commands for r in rooms)
@@ -77,16 +67,12 @@ async def run(work: Path, contests: int, seconds: float, rounds: int, quiet: flo
         servers = [agon_serve(url) for _ in range(3)]
         try:
             async with contextlib.AsyncExitStack() as stack:
-                setups: list[tuple[str, Placed, list[drive.Room]]] = []
+                setups: list[tuple[str, drive.Target, list[drive.Room]]] = []
                 for layout, places in LAYOUTS.items():
                     names = [f"relay-{layout}-{i}" for i in range(contests)]
                     await create_contests(url, names)
-                    base = target(
-                        [f"ws://127.0.0.1:{s.port}/ws" for s in servers], names, SECRET, [s.pid for s in servers]
-                    )
-                    placed = Placed(
-                        **{f: getattr(base, f) for f in ("urls", "hello", "command", "pids", "tag")}, places=places
-                    )
+                    urls = [f"ws://127.0.0.1:{s.port}/ws" for s in servers]
+                    placed = replace(target(urls, names, SECRET, [s.pid for s in servers]), places=places)
                     rooms, tasks = await drive.open_rooms(placed, contests)
                     stack.push_async_callback(drive.close_rooms, rooms, tasks)
                     await drive.closed_loop(placed, rooms, min(0.5, seconds))  # warm up

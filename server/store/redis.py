@@ -214,6 +214,11 @@ ScriptCall = tuple[str, Sequence[str], Sequence[str | int | bytes]]
 """A script's call about one contest: the contest, the keys, the arguments."""
 
 
+def _listing_keys(contest: str) -> list[str]:
+    """The keys of the listing script (``_LIST``): the contest's listener set and its stream."""
+    return [_key(contest, "listeners"), _key(contest, "events")]
+
+
 def _newest(held: int, known: Callable[[], int]) -> int:
     return max(held, known())
 
@@ -594,15 +599,14 @@ class RedisStore(EventStore):
 
     async def _listing(self, contest: str, name: str, ms: int) -> int:
         """``_list`` as it is, without the store's checks (a closing store unlists its tails)."""
-        last = await self._list_script(keys=[_key(contest, "listeners"), _key(contest, "events")], args=[name, ms])
+        last = await self._list_script(keys=_listing_keys(contest), args=[name, ms])
         return _version(last)
 
     async def _list_many(self, listed: Sequence[tuple[str, str]]) -> list[int | None]:
         """Renew the listings ``listed`` ((contest, name) each) for ``LISTING`` seconds more: each contest's head
         version (None where it could not be renewed: a cluster node away, a slot just moved)."""
         calls: list[ScriptCall] = [
-            (contest, [_key(contest, "listeners"), _key(contest, "events")], [name, self._listing_ms])
-            for contest, name in listed
+            (contest, _listing_keys(contest), [name, self._listing_ms]) for contest, name in listed
         ]
         replies = await self.scripts(self._list_script, calls)
         return [None if isinstance(reply, Exception) else _version(reply) for reply in replies]

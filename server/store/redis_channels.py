@@ -83,12 +83,8 @@ class Heard:
                 raise self._broken
             if self.head > after():
                 return
-            if deadline is None:
-                self._told.clear()
-                await self._told.wait()
-                continue
-            left = deadline - loop.time()
-            if left <= 0:
+            left = None if deadline is None else deadline - loop.time()
+            if left is not None and left <= 0:
                 return
             self._told.clear()
             with contextlib.suppress(TimeoutError):
