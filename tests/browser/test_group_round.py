@@ -111,6 +111,7 @@ def test_a_group_round_in_browsers(agon_server: ServerFactory, pages: Pages) -> 
     form.get_by_label("Daring").select_option("reckless")
     expect(form.locator("input[name=target-orc]")).to_be_checked()
     seal(ann, "aria", "charges the orc", 5)
+    expect(ann.get_by_test_id("sealed-aria")).to_contain_text("reckless, singling out Orc")  # its name
     # the GM declares for Bran (at the orc) and for the orc (at Aria, its first opponent)
     seal(gm, "bran", "covers Aria", 2)
     seal(gm, "orc", "swings at Aria", 3)
@@ -125,6 +126,9 @@ def test_a_group_round_in_browsers(agon_server: ServerFactory, pages: Pages) -> 
     expect(gm.get_by_test_id("face-actor")).to_have_count(0)
     expect(gm.get_by_test_id("step-roll")).to_have_count(0)
     expect(ann.get_by_test_id("waiting-for")).to_have_text("Waiting for the GM to order the round and start it.")
+    for page in (gm, ann):  # whose move: the GM's, not Aria's (first in the order as it stands)
+        expect(page.get_by_test_id("whose-move")).to_contain_text("order round 1")
+    expect(gm.get_by_test_id("whose-move")).to_have_text("Your move: order round 1")
     for page in (gm, ann):
         no_empty_move_box(page)
     screenshot(gm, "group-round-order")
@@ -277,6 +281,9 @@ def test_a_round_waits_for_the_gms_parting_shot_until_the_gm_settles_it(
     expect(gm.get_by_test_id("order-keep")).to_be_visible()
     expect(gm.get_by_test_id("face-actor")).to_have_count(0)
     expect(ann.get_by_test_id("waiting-for")).to_have_text("Waiting for the GM to order the round and start it.")
+    for page in (gm, ann):  # whose move: the GM's, not Aria's (first in the order as it stands)
+        expect(page.get_by_test_id("whose-move")).to_contain_text("order round 1")
+    expect(gm.get_by_test_id("whose-move")).to_have_text("Your move: order round 1")
     gm.get_by_test_id("order-keep").click()
     expect(gm.get_by_test_id("step-order")).to_contain_text("Round 1 is ordered by hand")
     expect(gm.get_by_test_id("face-actor")).to_be_visible()

@@ -96,3 +96,23 @@ def test_a_player_retargets_when_the_gm_allows_it(agon_server: ServerFactory, pa
     assert_accessible(gm, "a change of action, GM console")
     assert_accessible(watcher, "a change of action, spectator page")
     assert pages.errors == []
+
+
+def test_an_intent_the_gm_closed_the_window_on_is_said_to_be_unsealed(agon_server: ServerFactory, pages: Pages) -> None:
+    """Ann never seals Aria's intent and the GM closes the window: her page and the GM's say why Aria engages
+    nobody (the default intent), not that her opponents are out; the GM may still allow a change."""
+    gm, ann, _ = open_ambush(agon_server, pages)
+    for contestant, action, bid in (("bran", "spears the goblin", 5), ("orc", "hacks", 3), ("rat", "bites", 2)):
+        seal(gm, contestant, action, bid)
+    seal(gm, "goblin", "stabs", 1)
+    gm.get_by_test_id("close-window").click()
+    gm.get_by_test_id("order-keep").click()  # the order as it stands: Aria first
+    expect(gm.get_by_test_id("targets-out")).to_have_text(
+        "Aria's intent was not sealed in time and singles out nobody: allow or make a change of action, or Aria "
+        "passes this turn."
+    )
+    expect(ann.get_by_test_id("targets-out")).to_contain_text("Aria's intent was not sealed in time")
+    expect(ann.get_by_test_id("whose-move")).to_have_text(
+        "Your move: pass the turn (Aria's intent was not sealed in time: it singles out nobody)"
+    )
+    expect(ann.get_by_test_id("pass-turn-aria")).to_be_visible()

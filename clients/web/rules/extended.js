@@ -225,7 +225,7 @@ function SealStatus({ view, participant }) {
   if (!mineDeclared) return null;
   return html`<p class="sealed" role="status" data-testid=${`sealed-${participant}`}>
     Sealed — ${missing.length === 0 ? "revealing…" : `waiting for ${missing.length} other${missing.length > 1 ? "s" : ""}`}.
-    ${mineDeclared.payload ? ` Your intent: ${intentWords(mineDeclared.payload)}.` : ""}
+    ${mineDeclared.payload ? ` Your intent: ${intentWords(mineDeclared.payload, names(view))}.` : ""}
   </p>`;
 }
 
@@ -290,7 +290,9 @@ function Actions({ view, me, act }) {
       const name = who[rules.next_actor];
       const way = gm ? "allow or make a change of action" : "the GM may allow a change of action";
       const mine = own.some((c) => c.id === rules.next_actor);
-      if (gm || mine) add(html`<p key="targets-out" class="waiting" data-testid="targets-out">${name} singles out no opponent still in: ${way}, or ${name} passes this turn.</p>`, false);
+      const none = !(rules.intents[rules.next_actor]?.targets ?? []).length; // the default intent of a window closed on it
+      const why = none ? `${name}'s intent was not sealed in time and singles out nobody` : `${name} singles out no opponent still in`;
+      if (gm || mine) add(html`<p key="targets-out" class="waiting" data-testid="targets-out">${why}: ${way}, or ${name} passes this turn.</p>`, false);
     } else if (ordered(view) && !shots.blocks) {
       const roll = rollPart({ view, gm, own, act, prefix: "extended" });
       if (roll) {

@@ -1,10 +1,11 @@
 """What an extended contest waits for, and from whom (docs/rules/extended.md, "What the table waits for").
 
-While the round's intents are sealed the engine says who still has to seal one; after the reveal the contest
-waits for whoever's exchange comes next (its player, or the GM for a contestant it runs; the GM when the
-faces of physical dice are the GM's to type), then for the answers of the PCs in the rolled exchange (let the
-roll stand or spend a hero point), then for the GM (a group tie to rule on). A victor with a parting shot
-the round waits for takes it or lets it pass; a decided contest waits for the GM to conclude it.
+While the round's intents are sealed the engine says who still has to seal one; after the reveal a group round
+waits for the GM to order it, then the contest waits for whoever's exchange comes next (its player, or the GM for
+a contestant it runs; the GM when the faces of physical dice are the GM's to type), then for the answers of the PCs
+in the rolled exchange (let the roll stand or spend a hero point), then for the GM (a group tie to rule on). A
+victor with a parting shot the round waits for takes it or lets it pass; a decided contest waits for the GM to
+conclude it.
 """
 
 from __future__ import annotations
@@ -46,10 +47,17 @@ def _ready(state: ExtendedState, dice: DiceMode) -> list[Wait]:
     actor = state.actor
     if actor is None:
         return shots or [Wait("start the next round", gm=True)]
+    if state.group and not state.ordered and not state.round_begun:
+        return [*shots, Wait(f"order round {state.round}", gm=True)]  # the GM orders a group round first
     if state.parting_shot:
         doing = f"roll the parting shot at {_name(state, state.shot_target)}"
     elif _targets_gone(state, actor):
-        return [*shots, Wait("pass the turn (no target left to engage)", (actor,))]
+        why = (
+            "no target left to engage"
+            if state.intent(actor).targets
+            else f"{_name(state, actor)}'s intent was not sealed in time: it singles out nobody"
+        )
+        return [*shots, Wait(f"pass the turn ({why})", (actor,))]
     else:
         doing = f"roll exchange {state.exchanges + 1}"
     if dice == "physical" and not state.players_type_faces:

@@ -5,7 +5,7 @@ plays the command the contest waits for, and the contest accepts it."""
 from __future__ import annotations
 
 from protocol.common import Actor
-from protocol.events import Conclude, Declare
+from protocol.events import CloseDeclarations, Conclude, Declare
 from protocol.rulesets import extended as x
 from tests.engine.table import ANN, BOB, GM, SPECTATOR, Table, duel
 from tests.rules.extended.group import attack, declare, raid
@@ -115,3 +115,39 @@ def test_a_group_contest_waits_for_the_victor_s_parting_shot_and_for_an_actor_wi
     assert awaited(table) == [(("ann",), "Ann", "pass the turn (no target left to engage)")]
     table.do(ANN, x.PassTurn(contestant="aria"))
     assert awaited(table) == [(("bob",), "Bob", "pass the turn (no target left to engage)")]
+
+
+def test_a_group_round_waits_for_the_gm_to_order_it_before_anyone_is_told_to_roll() -> None:
+    table = Table(named(raid()))
+    intents = {
+        "aria": attack("wolf"),
+        "bran": attack("wolf"),
+        "orc": attack("aria"),
+        "wolf": attack("bran"),
+        "shaman": attack("bran"),
+    }
+    declare(table, intents)
+    for actor in (GM, ANN, BOB, SPECTATOR):  # not Ann, whose Aria is first in the order as it stands
+        assert awaited(table, actor) == [(("gm",), "the GM", "order round 1")]
+    table.do(GM, x.OrderBy(mode="bid"))
+    assert awaited(table)[-1][2] == "roll exchange 1"
+    for _ in range(len(intents)):  # the GM types every exchange's faces: no knock-out at these bids
+        table.do(GM, x.Roll(faces=[5, 15]))
+        table.stand()
+    assert table.rules.round == 2
+    assert awaited(table) == [(("ann", "bob", "gm"), "Ann, Bob and the GM", "seal an intent")]
+    declare(table, intents)
+    assert awaited(table) == [(("gm",), "the GM", "order round 2")]
+    table.do(GM, x.SetOrder(order=table.rules.order))  # "Keep this order"
+    assert awaited(table)[-1][2] == "roll exchange 6"
+
+
+def test_an_intent_the_window_closed_on_waits_for_its_actor_to_pass_and_says_why() -> None:
+    table = Table(named(raid()))
+    declare(table, {"aria": attack("wolf"), "bran": attack("wolf"), "orc": attack("aria"), "wolf": attack("bran")})
+    table.do(GM, CloseDeclarations())  # the shaman's intent was never sealed: the default, singling out nobody
+    table.do(GM, x.SetOrder(order=["shaman", "aria", "bran", "orc", "wolf"]))
+    passing = "pass the turn (Shaman's intent was not sealed in time: it singles out nobody)"
+    assert awaited(table) == [(("gm",), "the GM", passing)]
+    table.do(GM, x.PassTurn(contestant="shaman"))
+    assert awaited(table)[-1][2] == "roll exchange 1"
