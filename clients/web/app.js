@@ -136,6 +136,10 @@ function NewContest() {
   const [errors, setErrors] = useState({});
   const [problem, setProblem] = useState(null); // { error, names }
   const [busy, setBusy] = useState(false);
+  const [refused, setRefused] = useState(0); // bumped each time the form is refused: focus its first error
+  useEffect(() => {
+    if (refused) document.querySelector("[aria-invalid=true]")?.focus(); // once the errors are on the page
+  }, [refused]);
   const choose = (value) => {
     setName(value);
     setSetup(ruleset(value).newSetup());
@@ -147,7 +151,7 @@ function NewContest() {
     const built = panels.buildContest(setup);
     if (Object.keys(built.errors).length > 0) {
       setErrors(built.errors);
-      document.querySelector("[aria-invalid=true]")?.focus();
+      setRefused((n) => n + 1);
       return;
     }
     setErrors({});
@@ -173,6 +177,7 @@ function NewContest() {
       const field = panels.fieldOf?.(refusal?.message);
       if (field) setErrors({ [field]: explainField(refusal, names) });
       setProblem({ error: refusal, names });
+      setRefused((n) => n + 1);
     } finally {
       setBusy(false);
       link.close();

@@ -35,6 +35,8 @@ def create_through_the_form(page: Page) -> None:
     page.get_by_test_id("create").click()
     expect(page.get_by_text("Write a rating like 14, 5W or 5W2.")).to_be_visible()
     assert page.locator("input[name=c0-rating]").get_attribute("aria-invalid") == "true"
+    expect(page.locator("input[name=c0-rating]")).to_be_focused()  # the first refusal takes the reader to it
+    expect(page.locator("input[name=c0-rating]")).to_be_in_viewport()
     screenshot(page, "new-contest")
     page.locator("input[name=c0-rating]").fill("15")
     page.get_by_test_id("create").click()
