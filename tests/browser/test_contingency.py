@@ -66,7 +66,8 @@ def test_the_map_changes_for_everyone_when_the_gm_splits_a_zone(agon_server: Ser
         expect(page.get_by_test_id("zone-forest-clearing")).to_contain_text("Exposed")
         expect(page.get_by_test_id("zone-river-rapids")).to_contain_text("+1 MP")
         expect(page.get_by_test_id("zone-river-rapids")).to_contain_text("sweeps to Narrow Corridor")
-        expect(page.get_by_test_id("link-narrow-corridor~river-rapids")).to_contain_text("Leap 6")
+        expect(page.get_by_test_id("link-narrow-corridor~river-rapids")).to_have_count(1)
+        expect(page.get_by_test_id("label-narrow-corridor~river-rapids")).to_have_text("Leap 6")
         expect(page.get_by_test_id("token-ellis")).to_be_visible()
     assert_accessible(ann, "player's zone map")
 
@@ -172,7 +173,14 @@ def test_the_map_changes_for_everyone_when_the_gm_splits_a_zone(agon_server: Ser
     expect(ann.get_by_test_id("roll")).to_contain_text("9 is not a face of a d8")
     ann.get_by_test_id("faces").fill("1 5 12")
     ann.get_by_role("button", name="Resolve Ellis's Climb action").click()
-    # two points to take off 1-5-12, several ways: the form starts at a valid split, the highest die first
+    # two points to take off 1-5-12, several ways: the form starts at a valid split, the highest die first; the
+    # dice it cuts are drawn in it, and the roll before (the instant Strike's) is said to be the previous one
+    expect(ann.get_by_test_id("penalty-dice").locator("svg.rolled-die")).to_have_count(3)
+    expect(ann.get_by_test_id("penalty-dice")).to_contain_text("Ellis's three dice, before the penalty")
+    shown = ann.get_by_test_id("penalty-dice").locator(".die-num").all_text_contents()
+    assert shown == ["1", "5", "12"], shown
+    expect(ann.get_by_test_id("last-dice")).to_contain_text("The previous roll: Ellis's three dice")
+    expect(ann.get_by_test_id("last")).to_contain_text("The previous roll: 4-5-6, result 5")
     split = ann.get_by_test_id("penalty-split")
     expect(split).to_have_text("2 of 2 points taken: the dice would show 1-5-10, result 5.")
     ann.get_by_label("Off the 5").fill("1")

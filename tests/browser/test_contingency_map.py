@@ -22,14 +22,16 @@ ZONES = (
 CONNECTIONS = "Gate -- Courtyard\nCourtyard -- Keep\nKeep -- Tower | Climb 5"
 
 
-def create(gm: Page) -> None:
+def create(
+    gm: Page, zones: str = ZONES, connections: str = CONNECTIONS, characters: str = "Vex @ Gate | Ann\nGuard @ Keep"
+) -> None:
     gm.get_by_test_id("new-contest").click()
     gm.get_by_label("Ruleset", exact=True).select_option("contingency")
     gm.get_by_label("Title", exact=True).fill("The keep")
     gm.get_by_label("Dice", exact=True).select_option("physical")
-    gm.get_by_test_id("zones").fill(ZONES)
-    gm.get_by_test_id("connections").fill(CONNECTIONS)
-    gm.get_by_test_id("characters").fill("Vex @ Gate | Ann\nGuard @ Keep")
+    gm.get_by_test_id("zones").fill(zones)
+    gm.get_by_test_id("connections").fill(connections)
+    gm.get_by_test_id("characters").fill(characters)
     gm.get_by_label("Players type the faces of their own rolls (physical dice)").check()
     gm.get_by_test_id("create").click()
     expect(gm.get_by_test_id("role")).to_have_text("GM console")
@@ -258,3 +260,33 @@ def test_the_gm_picks_on_the_map(agon_server: ServerFactory, pages: Pages) -> No
     gm.get_by_test_id("map-send").click()
     expect(watcher.get_by_test_id("character-guard")).to_contain_text("in Courtyard")
     assert pages.errors == [], pages.errors
+
+
+def test_barrier_labels_on_crossing_links_are_each_readable(agon_server: ServerFactory, pages: Pages) -> None:
+    """Four zones drawn two by two, a barrier on each diagonal: the links cross at their middles, and each label is
+    written where the other does not cover it, above the zones (no box hides one)."""
+    server = agon_server()
+    gm, _ = pages.open(server.http_url + "/")
+    create(
+        gm,
+        "Mill\nBridge\nFord\nWoods",
+        "Mill -- Bridge\nMill -- Woods | Climb 5\nBridge -- Ford | Leap 6",
+        "Dee @ Mill | Ann\nCaptain @ Woods",
+    )
+    labels = gm.locator(".barrier-label")
+    expect(labels).to_have_count(2)
+    expect(gm.get_by_test_id("label-mill~woods")).to_have_text("Climb 5")
+    expect(gm.get_by_test_id("label-bridge~ford")).to_have_text("Leap 6")
+    drawn_after_every_zone = """(label) => [...label.ownerSVGElement.querySelectorAll('g[data-testid^="zone-"]')].every(
+        (zone) => zone.compareDocumentPosition(label) & Node.DOCUMENT_POSITION_FOLLOWING)"""
+    for i in range(2):
+        assert labels.nth(i).evaluate(drawn_after_every_zone), "a zone's box is drawn over a barrier label"
+    first, second = (labels.nth(i).bounding_box() for i in range(2))
+    assert first is not None and second is not None
+    apart = (
+        first["x"] + first["width"] <= second["x"]
+        or second["x"] + second["width"] <= first["x"]
+        or first["y"] + first["height"] <= second["y"]
+        or second["y"] + second["height"] <= first["y"]
+    )
+    assert apart, f"one barrier label covers the other: {first} {second}"

@@ -466,6 +466,7 @@ const W = 210;
 const GAP = 70;
 const R = 14;
 const MIN_H = 130;
+const LABEL_CHAR = 8; // a barrier label's width a character, at its 13 px bold (about)
 const NAME_CHARS = 22; // what a line of a zone's 15 px name holds within its box
 const LINE_CHARS = 28; // what a line of its 12 px text holds
 const READABLE = 1; // the smallest scale at which the map's 12 px text shows at 12 px or more
@@ -578,13 +579,19 @@ function control(a, c, from, to, boxes) {
   return best.m;
 }
 
-// Where on a connection's curve (a quadratic from a through control m to c) its barrier's label shows: the point
-// nearest the middle that no zone's box hides.
-function labelSpot(a, m, c, boxes) {
+// Where on a connection's curve (a quadratic from a through control m to c) its barrier's label (`text`) shows:
+// the point nearest the middle that no zone's box hides and no label already placed covers (two links crossing
+// at their middles, as the diagonals of four zones do, would write one label over the other). The spot chosen
+// is added to `placed`.
+function labelSpot(a, m, c, boxes, text, placed) {
   const at = (t) => ({ x: (1 - t) ** 2 * a.x + 2 * (1 - t) * t * m.x + t ** 2 * c.x, y: (1 - t) ** 2 * a.y + 2 * (1 - t) * t * m.y + t ** 2 * c.y });
+  const width = LABEL_CHAR * text.length;
   const hidden = (p) => boxes.some((z) => p.x > z.x - 40 && p.x < z.x + W + 40 && p.y > z.y - 10 && p.y < z.y + z.h + 10);
-  for (const t of [0.5, 0.4, 0.6, 0.3, 0.7, 0.2, 0.8]) if (!hidden(at(t))) return at(t);
-  return at(0.5);
+  const covered = (p) => placed.some((q) => Math.abs(p.x - q.x) < (width + q.width) / 2 + 4 && Math.abs(p.y - q.y) < 24);
+  const spots = [0.5, 0.4, 0.6, 0.3, 0.7, 0.2, 0.8].map(at);
+  const spot = spots.find((p) => !hidden(p) && !covered(p)) ?? spots.find((p) => !covered(p)) ?? spots[0];
+  placed.push({ ...spot, width });
+  return spot;
 }
 
 function initials(name) {
@@ -788,6 +795,16 @@ function ZoneMap({ view, editable, me }) {
     else if (board.destination) update({ destination: null });
   };
   const summary = rules.zones.map((z) => `${z.name}: ${z.characters.map((c) => who[c]).join(", ") || "nobody"}`).join("; ");
+  // Each connection's curve, and where its barrier's label goes (labels are drawn above the zones: where links
+  // cross between close zones, one label may have to lie over a box, its halo keeping it readable).
+  const placed = [];
+  const links = [...rules.connections].sort((p, q) => Boolean(p.barrier) - Boolean(q.barrier)).filter((k) => at[k.a] && at[k.b]).map((k) => {
+    const a = center(k.a);
+    const c = center(k.b);
+    const mid = control(a, c, at[k.a], at[k.b], Object.values(at));
+    const text = k.barrier ? `${k.barrier.action} ${k.barrier.difficulty}` : "";
+    return { k, a, c, mid, key: [k.a, k.b].sort().join("~"), text, spot: text ? labelSpot(a, mid, c, Object.values(at), text, placed) : null };
+  });
   return html`<figure class="zone-map" data-testid="zone-map" ref=${figure} onKeyDown=${keys}>
     <div class="map-tools" role="group" aria-label="Zoom the map">
       <button type="button" onClick=${zoom.zoomOut} disabled=${!zoom.measured || zoom.atFit} aria-label="Zoom out" data-testid="zoom-out">−</button>
@@ -800,19 +817,10 @@ function ZoneMap({ view, editable, me }) {
       <svg viewBox=${zoom.viewBox} height=${zoom.height} role=${pointing ? "group" : "img"} aria-labelledby="map-title"
         class=${`map-svg ${pointing ? "pointing" : ""} ${pick ? "picking" : ""}`} data-testid="map-svg">
         <title id="map-title">The map: ${summary}</title>
-        ${[...rules.connections].sort((p, q) => Boolean(p.barrier) - Boolean(q.barrier)).map((k) => {
-          if (!at[k.a] || !at[k.b]) return null;
-          const a = center(k.a);
-          const c = center(k.b);
-          const mid = control(a, c, at[k.a], at[k.b], Object.values(at));
-          const key = [k.a, k.b].sort().join("~");
+        ${links.map(({ k, a, c, mid, key }) => {
           const state = blocked.has(key) ? "blocked" : route.has(key) ? (plan.ok ? "on-path" : "off-reach") : "";
           return html`<g key=${key} data-testid=${`link-${key}`} class=${`link ${k.barrier ? "barrier" : ""} ${state}`}>
             <path d=${`M ${a.x} ${a.y} Q ${mid.x} ${mid.y} ${c.x} ${c.y}`} />
-            ${k.barrier && (() => {
-              const spot = labelSpot(a, mid, c, Object.values(at));
-              return html`<text x=${spot.x} y=${spot.y + 5} text-anchor="middle" class="barrier-label">${k.barrier.action} ${k.barrier.difficulty}</text>`;
-            })()}
           </g>`;
         })}
         ${rules.zones.map((z) => {
@@ -856,6 +864,8 @@ function ZoneMap({ view, editable, me }) {
             <${Lines} x=${p.x + 12} y=${p.y + t.y} step=${15} lines=${t.lines} cls="thing-name" />
           </g>`;
         }))}
+        ${links.filter((link) => link.spot).map(({ key, text, spot }) => html`<text key=${`label-${key}`} data-testid=${`label-${key}`}
+          x=${spot.x} y=${spot.y + 5} text-anchor="middle" class="barrier-label">${text}</text>`)}
         ${engaged.map(([a, c]) => html`<line key=${`${a}~${c}`} data-testid=${`engaged-${a}-${c}`} class="engagement"
           x1=${token[a].x} y1=${token[a].y} x2=${token[c].x} y2=${token[c].y} />`)}
         ${rules.characters.filter((c) => token[c.id]).map((c) => {
@@ -950,7 +960,8 @@ function diceRows(view) {
     };
   });
   const penalty = last.reductions.some((n) => n > 0) ? ", after the penalty" : "";
-  rows.push({ dice, roll: `last-${last.action}-${last.faces.join("-")}`, caption: `${who[last.character]}'s three dice${penalty}`, testid: "last-dice" });
+  const caption = `${who[last.character]}'s three dice${penalty}`;
+  rows.push({ dice, roll: `last-${last.action}-${last.faces.join("-")}`, caption: r ? `The previous roll: ${caption}` : caption, testid: "last-dice" });
   return rows;
 }
 
@@ -967,8 +978,8 @@ function sizesOf(view, last) {
   return character && character.skills.length === 0 && character.dice.length === last.faces.length ? character.dice : null;
 }
 
-function RollDice({ view, which }) {
-  return diceRows(view).filter((row) => row.testid === which).map((row) => html`<${DiceRow} key=${row.roll} dice=${row.dice} roll=${row.roll} caption=${row.caption} testid=${row.testid} />`);
+function RollDice({ view, which, testid = which }) {
+  return diceRows(view).filter((row) => row.testid === which).map((row) => html`<${DiceRow} key=${row.roll} dice=${row.dice} roll=${row.roll} caption=${row.caption} testid=${testid} />`);
 }
 
 // The sizes of the three dice a roll of `actionName` by `character` is made with: those of the attribute and skill
@@ -1005,7 +1016,7 @@ function Board({ view, me }) {
     <${ActionsTable} view=${view} />
     ${rules.rolling && html`<p class="rolling" data-testid="rolling">${who[rules.rolling.character]} rolled ${rules.rolling.faces.join("-")} on ${rules.rolling.sides.map((n) => `d${n}`).join("/")} and takes −${rules.rolling.penalty}: waiting for the choice of dice.</p>`}
     <${RollDice} view=${view} which="rolling-dice" />
-    ${rules.last && html`<p class="last" data-testid="last">Last: ${rules.last.faces.join("-")}, result ${rules.last.result}${rules.last.omens ? `, ${rules.last.omens} omen(s)` : ""}${rules.last.success === null ? "" : rules.last.success ? " — success" : " — failure"}</p>`}
+    ${rules.last && html`<p class="last" data-testid="last">${rules.rolling ? "The previous roll" : "Last"}: ${rules.last.faces.join("-")}, result ${rules.last.result}${rules.last.omens ? `, ${rules.last.omens} omen(s)` : ""}${rules.last.success === null ? "" : rules.last.success ? " — success" : " — failure"}</p>`}
     <${RollDice} view=${view} which="last-dice" />
     ${rules.environmental.length > 0 && html`<ul class="environmental" data-testid="environmental">${rules.environmental.map((t, i) => html`<li key=${i}>${t}</li>`)}</ul>`}
   </section>`;
@@ -1119,6 +1130,7 @@ function PenaltyForm({ view, act }) {
   const taken = cuts.reduce((sum, c) => sum + (Number(c) || 0), 0);
   const after = rolling.faces.map((f, i) => f - (Number(cuts[i]) || 0));
   return html`<${ActionForm} run=${() => act({ type: "contingency.take_penalty", reductions: cuts.map(Number) })} label="Take the penalty" testid="penalty">
+    <${RollDice} view=${view} which="rolling-dice" testid="penalty-dice" />
     <p>Rolled ${rolling.faces.join("-")}: take ${owed} points off the dice (2 off one die or 1 off two, per −2; no die below 1).</p>
     <p class=${taken === owed ? "hint" : "refusal"} role="status" data-testid="penalty-split">${taken} of ${owed} points taken: the dice would show ${after.join("-")}, result ${[...after].sort((a, b) => a - b)[1]}.</p>
     <div class="grid">${rolling.faces.map((f, i) => html`<${Field} key=${i} type="number" min="0" max=${f - 1} label=${`Off the ${f}`} name=${`cut-${i}`} value=${cuts[i]} onInput=${(v) => set(i, v)} />`)}</div>
