@@ -91,7 +91,7 @@ function Start() {
         ? html`<p>No contest created from this browser yet. Press “New contest” to open one.</p>`
         : html`<ul class="my-contests">${mine.map((c) => html`<li key=${c.contest}>
             <a href=${`#t=${c.invitations.gm}`}>${c.title || c.contest}</a>
-            <span class="meta">${c.ruleset} · ${c.phase ?? "created"}${states[c.contest] ? ` · version ${states[c.contest].version}` : ""}</span>
+            <span class="meta">${c.ruleset} · ${c.phase ?? "created"}${states[c.contest] ? ` · ${states[c.contest].version} entries in its log` : ""}</span>
             <a class="small" href=${`#t=${c.invitations.gm}&replay`}>replay</a>
           </li>`)}</ul>`}
     </section>
@@ -277,7 +277,7 @@ function Contest({ token }) {
         <${Board} view=${view} me=${me} />
         <${Seal} view=${view} panels=${panels} />
         ${role !== "spectator" && html`<section class="panel" aria-labelledby="actions-title">
-          <h2 id="actions-title">${role === "gm" ? "Run the contest" : "Your move"}</h2>
+          <h2 id="actions-title" tabindex="-1">${role === "gm" ? "Run the contest" : "Your move"}</h2>
           <${Actions} view=${view} me=${me} act=${act} />
           ${role === "gm" && html`<${EngineControls} view=${view} act=${act} token=${token} />`}
         </section>`}

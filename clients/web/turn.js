@@ -144,6 +144,15 @@ function useWaitingSince(view, me, seats, notices) {
 // The line under the topbar. `me`: { role, seat } (null on the replay, where the line is read as it was, never
 // as anyone's move); `seats`: the welcome's seats (the GM's page has them); `notices`: the log lines the page
 // holds (their times start the GM's clock).
+// Scroll to the page's move box (the "Your move" or "Run the contest" panel, far down on a phone) and put the
+// keyboard there, at its heading (not in a field, which would open a phone's keyboard).
+function goToMove() {
+  const heading = document.getElementById("actions-title");
+  if (!heading) return;
+  heading.scrollIntoView({ block: "start" });
+  heading.focus({ preventScroll: true });
+}
+
 export function WhoseMove({ view, me = null, seats = null, notices = null, title = "" }) {
   const lasted = useWaitingSince(view, me, seats, notices);
   const { mine } = sortWaits(view, me);
@@ -181,6 +190,7 @@ export function WhoseMove({ view, me = null, seats = null, notices = null, title
   const player = me != null && me.role !== "spectator";
   return html`<div class=${`whose-move ${move ? "mine" : ""}`}>
     <p class="whose-line" data-testid="whose-move" role="status">${words}</p>
+    ${move && player && html`<button type="button" class="link-button go-to-move" onClick=${goToMove} data-testid="go-to-move">Go to your move</button>`}
     ${player && html`<label class="alert-toggle"><input type="checkbox" checked=${alerts} onChange=${(e) => toggle(e.currentTarget.checked)}
       data-testid="move-alerts" /> Alert me when it is my move</label>`}
   </div>`;

@@ -96,7 +96,7 @@ def test_a_group_round_in_browsers(agon_server: ServerFactory, pages: Pages) -> 
     ann, _ = pages.open(f"{server.http_url}/#t={created.invitations.seats['ann']}")
     expect(gm.get_by_test_id("role")).to_have_text("GM console")
     for page in (gm, ann):
-        expect(page.get_by_test_id("side-heroes")).to_contain_text("Aria")
+        expect(page.get_by_test_id("side-heroes")).to_contain_text("heroes: Aria (")
         expect(page.get_by_test_id("side-raiders")).to_contain_text("Orc")
 
     # Ann: a reckless charge at the orc (the only opponent, ticked for her); round 1 is fought with the ability

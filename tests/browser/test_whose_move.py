@@ -26,7 +26,7 @@ from protocol.rulesets import extended as x
 from protocol.rulesets import herowars as h
 from protocol.rulesets import karbon as k
 from protocol.rulesets import scored as s
-from tests.browser.conftest import Pages, assert_accessible, screenshot
+from tests.browser.conftest import PHONE, Pages, assert_accessible, screenshot
 from tests.browser.test_dice import _extended
 from tests.browser.test_names_everywhere import TABLES, Table, _play, renamed
 from tests.e2e.conftest import ServerFactory
@@ -221,4 +221,15 @@ def test_alerts_are_off_until_switched_on_and_then_chime_notify_and_vibrate_when
     expect(_line(gm_page)).to_have_text("Waiting for Ann and Bob to let the roll stand or spend a hero point")
     gm_page.clock.fast_forward("02:05")
     expect(_line(gm_page)).to_have_text("Waiting for Ann and Bob to let the roll stand or spend a hero point · 2 min")
+    expect(gm_page.get_by_test_id("go-to-move")).to_have_count(0)  # the GM's move it is not
+
+    # on a phone the move is far below the line; the line takes Bob there
+    phone, _ = pages.open(f"{server.http_url}/#t={bob_token}", viewport=PHONE, has_touch=True)
+    expect(_line(phone)).to_have_text("Your move: let the roll stand or spend a hero point")
+    heading = phone.get_by_role("heading", name="Your move")
+    expect(heading).not_to_be_in_viewport()
+    phone.get_by_role("button", name="Go to your move").click()
+    expect(heading).to_be_in_viewport()
+    expect(heading).to_be_focused()
+    expect(phone.get_by_role("button", name="Let it stand").first).to_be_in_viewport()
     assert pages.errors == [], pages.errors

@@ -74,8 +74,7 @@ export function GroupBoard({ view }) {
     <h3>Sides</h3>
     <ul class="sides">
       ${sides.map(
-        (side) => html`<li key=${side} data-testid=${`side-${side}`}><strong>${side}</strong>:
-          ${rules.contestants
+        (side) => html`<li key=${side} data-testid=${`side-${side}`}><strong>${side}</strong>${": "}${rules.contestants
             .filter((c) => c.side === side)
             .map((c) => `${c.name} (${status(rules, c)}${c.final_action_used ? ", final action used" : ""})`)
             .join(", ")}</li>`,

@@ -267,7 +267,7 @@ const HERO_POINT_WINDOWS = [
 export function answersWaiting(x, who) {
   const waiting = [...new Set([...(x.answers_pending ?? []), ...x.hero_points_pending])];
   if (waiting.length === 0) return null;
-  return html`<p class="waiting" data-testid="answers-pending">Waiting for ${waiting.map((c) => who[c]).join(", ")} to let the result stand or spend a hero point</p>`;
+  return html`<p class="waiting" data-testid="answers-pending">Waiting for ${andList(waiting.map((c) => who[c]))} to let the result stand or spend a hero point</p>`;
 }
 
 // After the dice: each of the viewer's contestants whose answer the exchange waits for ("Let it stand", and

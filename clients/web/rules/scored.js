@@ -283,7 +283,7 @@ function Board({ view }) {
     ${pending && html`<div class="exchange" data-testid="pending"><h3>${pending.kind.replace("_", " ")}${pending.target ? ` for ${who[pending.target]}` : ""}</h3>
       <ul class="dice"><li>${partyWords(who, pending.first, pending.spent[pending.first.contestant])}</li><li>${partyWords(who, pending.second, pending.spent[pending.second.contestant])}</li></ul>
       ${lastDice(view).map((row) => html`<${DiceRow} key=${row.roll} caption=${row.caption} roll=${row.roll} dice=${row.dice} />`)}
-      ${pending.waiting_for.length > 0 && html`<p class="waiting">Waiting for ${pending.waiting_for.map((c) => who[c]).join(", ")} to let the result stand or spend story points</p>`}
+      ${pending.waiting_for.length > 0 && html`<p class="waiting">Waiting for ${andList(pending.waiting_for.map((c) => who[c]))} to let the result stand or spend story points</p>`}
     </div>`}
     ${rules.last && !pending && html`<p class="last" data-testid="last">Last ${rules.last.kind.replace("_", " ")}: ${namedText(rules.last.result, who)}</p>`}
     ${!pending && lastDice(view).map((row) => html`<${DiceRow} key=${row.roll} caption=${row.caption} roll=${row.roll} dice=${row.dice} testid="last-roll-dice" />`)}
