@@ -44,7 +44,12 @@ def add_arguments(bench: argparse.ArgumentParser) -> None:
     )
     bench.add_argument("--connections", default="1000,10000", help="idle crowd: connection counts")
     bench.add_argument("--tables", default="300", help="idle tables: table counts")
-    bench.add_argument("--idle-seconds", type=float, default=10.0, help="idle tables: seconds per run")
+    bench.add_argument(
+        "--idle-seconds",
+        type=float,
+        default=20.0,
+        help="idle tables: seconds per run (whole heartbeats and poll rounds)",
+    )
     bench.add_argument("--events", default="10000,100000", help="long contest: contest lengths")
     bench.add_argument("--appends", type=int, default=2000, help="store: appends per writer")
     bench.add_argument("--output", "-o", default=None, help="also write the tables (markdown) to this file")

@@ -129,17 +129,65 @@ def floor_serve(samples: Path, port: int | None = None, durable: Path | None = N
     return Proc(command, port, "the durable floor" if durable is not None else "the floor server")
 
 
+def _redis_node(binary: str, workdir: Path, options: Sequence[str] = ()) -> Proc:
+    """A redis-server (no persistence) on a free loopback port, in ``workdir``."""
+    port = free_port()
+    workdir.mkdir(parents=True, exist_ok=True)
+    basics = ["--port", str(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no", "--dir", str(workdir)]
+    return Proc([binary, *basics, *options], port, "redis-server")
+
+
+def _binary(name: str) -> str:
+    found = shutil.which(name)
+    if found is None:
+        raise BenchError(f"{name} is not on PATH: install Redis (>= 7) for the Redis figures")
+    return found
+
+
 @contextlib.contextmanager
 def redis_server(workdir: Path) -> Iterator[str]:
     """A throwaway redis-server (no persistence) on a free loopback port; yields its URL."""
-    binary = shutil.which("redis-server")
-    if binary is None:
-        raise BenchError("redis-server is not on PATH: install Redis (>= 7) for the Redis figures")
-    port = free_port()
-    workdir.mkdir(parents=True, exist_ok=True)
-    options = ["--port", str(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"]
-    redis = Proc([binary, *options, "--dir", str(workdir)], port, "redis-server")
+    redis = _redis_node(_binary("redis-server"), workdir)
     try:
-        yield f"redis://127.0.0.1:{port}/0"
+        yield f"redis://127.0.0.1:{redis.port}/0"
     finally:
         redis.stop()
+
+
+@contextlib.contextmanager
+def redis_cluster(workdir: Path, primaries: int = 3) -> Iterator[list[int]]:
+    """A throwaway Redis Cluster of ``primaries`` redis-servers (no replicas, no persistence) on free loopback
+    ports, joined with ``redis-cli --cluster create``; yields their ports."""
+    binary, cli = _binary("redis-server"), _binary("redis-cli")
+    nodes: list[Proc] = []
+    try:
+        for index in range(primaries):
+            # The cluster bus gets a free port of its own (by default it is port + 10000, maybe taken or > 65535).
+            options = ["--cluster-enabled", "yes", "--cluster-config-file", "nodes.conf"]
+            options += ["--cluster-port", str(free_port()), "--cluster-node-timeout", "1000"]
+            nodes.append(_redis_node(binary, workdir / f"node-{index}", options))
+        addresses = [f"127.0.0.1:{node.port}" for node in nodes]
+        created = subprocess.run(
+            [cli, "--cluster", "create", *addresses, "--cluster-replicas", "0", "--cluster-yes"],
+            capture_output=True,
+            text=True,
+            timeout=60,
+        )
+        if created.returncode != 0:
+            raise BenchError(f"redis-cli --cluster create failed: {created.stdout.strip()} {created.stderr.strip()}")
+        deadline = time.monotonic() + 30
+        for node in nodes:
+            while not _cluster_ok(cli, node.port):
+                if time.monotonic() > deadline:
+                    raise BenchError(f"the Redis Cluster on {' '.join(addresses)} did not become ready")
+                time.sleep(0.1)
+        yield [node.port for node in nodes]
+    finally:
+        for node in nodes:
+            node.stop()
+
+
+def _cluster_ok(cli: str, port: int) -> bool:
+    """Whether the cluster node on ``port`` says every slot is served."""
+    info = subprocess.run([cli, "-p", str(port), "cluster", "info"], capture_output=True, text=True, timeout=10)
+    return "cluster_state:ok" in info.stdout

@@ -16,7 +16,7 @@ TITLES = {
     "table night mix": 16,  # the five rulesets, the mix, the durable floor and the adjust load: closed and paced
     "table night": 2,  # sqlite, one process: closed loop and paced
     "idle crowd": 2,  # two connection counts
-    "idle tables": 3,  # sqlite, redis and the floor
+    "idle tables": 4,  # sqlite, redis, a redis cluster and the floor
     "relay cost": 4,  # relayed and pinned: closed loop and paced
     "long contest": 2,  # two lengths
     "store": 2,  # sqlite and redis
