@@ -6,6 +6,8 @@ replay viewer shows the map as it was before the split."""
 
 from __future__ import annotations
 
+import re
+
 from playwright.sync_api import Page, expect
 
 from tests.browser.conftest import Pages, assert_accessible, screenshot
@@ -167,7 +169,10 @@ def test_the_map_changes_for_everyone_when_the_gm_splits_a_zone(agon_server: Ser
 
     # Ann climbs with Agility and Athletics: the sheet's d8, d10 and d12 (a 9 is no face of the d8); −2 for a
     # second action, which she takes off the 5 and the 12
-    ann.get_by_label("Roll with (attribute and skill)").select_option(label="Agility and Athletics")
+    using = ann.get_by_label("Roll with (attribute and skill)")
+    expect(using).to_have_accessible_description(re.compile(r"^This roll: d\d+, d\d+, d\d+\.$"))
+    using.select_option(label="Agility and Athletics")
+    expect(using).to_have_accessible_description("This roll: d8, d10, d12.")  # said before anything is rolled
     ann.get_by_test_id("faces").fill("9 1 1")
     ann.get_by_role("button", name="Resolve Ellis's Climb action").click()
     expect(ann.get_by_test_id("roll")).to_contain_text("9 is not a face of a d8")

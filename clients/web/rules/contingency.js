@@ -1076,7 +1076,8 @@ function RollForm({ view, act, action, gm }) {
   return html`<${ActionForm} run=${send} label=${`Resolve ${who[action.character]}'s ${action.name ?? action.type} action`} testid="roll">
     ${view.dice === "physical" && html`<${FacesRolled} label="Faces rolled (three dice)" name="faces" typed=${typed} setTyped=${setTyped} sizes=${rollSizes(view, me, action.name, using)} testid="faces" />`}
     ${me.skills.length > 0 && html`<${Select} label="Roll with (attribute and skill)" name="using" value=${using} onChange=${setUsing}
-      options=${[["", `the action's own, else d${me.dice.join("/d")}`], ...me.skills.map((k) => [k, k.replace("/", " and ")])]} />`}
+      options=${[["", `the action's own, else d${me.dice.join("/d")}`], ...me.skills.map((k) => [k, k.replace("/", " and ")])]}
+      hint=${`This roll: d${rollSizes(view, me, action.name, using).join(", d")}.`} />`}
     <p class="hint" data-testid="roll-limits">${me.name}'s ${nth(me.actions_taken + 1)} action this round: ${penalty ? `−${penalty} on the dice` : "no penalty"}${action.change_penalty ? ` (−${action.change_penalty} of it for the change)` : ""}.
       ${me.engaged_with.length ? ` ${me.name} is engaged: no step.` : me.stepped ? ` ${me.name} has taken its one step this round.` : " One step a round, with an action: not taken yet."}</p>
     ${canStep && html`<${Select} label="Take a step with it" name="step" value=${step} onChange=${setStep} options=${steps} />
