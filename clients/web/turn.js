@@ -141,9 +141,6 @@ function useWaitingSince(view, me, seats, notices) {
   };
 }
 
-// The line under the topbar. `me`: { role, seat } (null on the replay, where the line is read as it was, never
-// as anyone's move); `seats`: the welcome's seats (the GM's page has them); `notices`: the log lines the page
-// holds (their times start the GM's clock).
 // Scroll to the page's move box (the "Your move" or "Run the contest" panel, far down on a phone) and put the
 // keyboard there, at its heading (not in a field, which would open a phone's keyboard).
 function goToMove() {
@@ -153,6 +150,9 @@ function goToMove() {
   heading.focus({ preventScroll: true });
 }
 
+// The line under the topbar. `me`: { role, seat } (null on the replay, where the line is read as it was, never
+// as anyone's move); `seats`: the welcome's seats (the GM's page has them); `notices`: the log lines the page
+// holds (their times start the GM's clock).
 export function WhoseMove({ view, me = null, seats = null, notices = null, title = "" }) {
   const lasted = useWaitingSince(view, me, seats, notices);
   const { mine } = sortWaits(view, me);

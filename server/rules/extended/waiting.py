@@ -54,7 +54,7 @@ def _ready(state: ExtendedState, dice: DiceMode) -> list[Wait]:
     elif _targets_gone(state, actor):
         why = (
             "no target left to engage"
-            if state.intent(actor).targets
+            if state.intent(actor).targets or not state.group
             else f"{_name(state, actor)}'s intent was not sealed in time: it singles out nobody"
         )
         return [*shots, Wait(f"pass the turn ({why})", (actor,))]
