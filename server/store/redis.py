@@ -89,8 +89,8 @@ round trip to each Redis server (``server.store.redis_polls``); a tail reads its
 holds. A notification is lost only in a failure that Redis does not report by closing the connection (a publish that
 failed inside the append script, a cluster bus that lost a classic PUBLISH): the poll bounds how late a reader may
 then be. Reading every second, 300 idle tables (each with its talk) cost a process 30 % of a core and Redis 600 reads
-a second; each tail polling on its own every 10 s, 4.6 % of a core; in one round, about 2 % (``agon bench
-idle-tables``)."""
+a second; each tail polling on its own every 10 s, 4.6 % of a core; in one round, about 2.7 % (``agon bench
+idle-tables``, 20 s runs)."""
 
 CONFIRM = 1.0
 """Seconds a tail waits for Redis to confirm its subscription before it reads anyway; until the confirmation comes
@@ -580,9 +580,17 @@ class RedisStore(EventStore):
     async def _node_of(self, contest: str) -> tuple[str, int]:
         """In a cluster, the node owning the contest's slot, as this process knows it (the slots learnt again
         after a lost connection)."""
-        assert self._cluster is not None
+        await self._slots_known()
+        return self._slot_node(contest)
+
+    async def _slots_known(self) -> None:
+        """In a cluster, the slots are known (learnt again after a lost connection)."""
         async with self._reachable():
-            pass  # the slots are known (learnt again after a lost connection)
+            pass
+
+    def _slot_node(self, contest: str) -> tuple[str, int]:
+        """The node owning the contest's slot, as the slots were last learnt (``_slots_known`` first)."""
+        assert self._cluster is not None
         try:
             node = self._cluster.get_node_from_key(_key(contest, "notify"))
         except (ClusterError, RedisClusterException, IndexError):
@@ -621,9 +629,10 @@ class RedisStore(EventStore):
         if not isinstance(client, RedisCluster):
             await self._scripts_on(client, script, calls, range(len(calls)), replies)
             return replies
+        await self._slots_known()  # once for the round, not once a call
         nodes: dict[tuple[str, int], list[int]] = {}
         for index, (contest, _, _) in enumerate(calls):
-            nodes.setdefault(await self._node_of(contest), []).append(index)
+            nodes.setdefault(self._slot_node(contest), []).append(index)
         on_nodes = [
             self._scripts_on(self._channels_at(*node).client, script, calls, at, replies) for node, at in nodes.items()
         ]

@@ -169,8 +169,8 @@ class Misplacing(RedisStore):
 
     misplaced = ""
 
-    async def _node_of(self, contest: str) -> tuple[str, int]:
-        node = await super()._node_of(contest)
+    def _slot_node(self, contest: str) -> tuple[str, int]:
+        node = super()._slot_node(contest)
         if contest != self.misplaced:
             return node
         assert self._cluster is not None
