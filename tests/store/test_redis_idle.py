@@ -14,7 +14,7 @@ import pytest
 from redis.asyncio import Redis
 
 from server.store import Record, RedisStore
-from server.store.redis import CONFIRM, POLL, ScriptCall, _version
+from server.store.redis import CONFIRM, POLL, ScriptCall, _listing_keys, _version
 from tests.conftest import RedisClusterServers
 from tests.store.test_contract import WAIT, SilentRedisStore, rec, take
 
@@ -186,9 +186,7 @@ async def test_a_round_that_finds_a_slot_moved_renews_that_listing_all_the_same(
     try:
         for contest in contests:
             await silent.append(contest, [rec(1), rec(2)], 0)
-        calls: list[ScriptCall] = [
-            (c, [f"agon:{{{c}}}:listeners", f"agon:{{{c}}}:events"], ["me", 30_000]) for c in contests
-        ]
+        calls: list[ScriptCall] = [(c, _listing_keys(c), ["me", 30_000]) for c in contests]
         replies = await store.scripts(store._list_script, calls)
         assert [_version(reply) for reply in replies] == [2, 2, 2, 2]  # the misplaced one too, asked again
     finally:
